@@ -168,6 +168,7 @@ class Group:
     cite: str
     citation: str
     note: str | None = None
+    points: int | None = None  # points per infraction of the group, where the law keeps points
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,7 +486,7 @@ PACK_KEYS = ("id", "name", "state", "law", "law_title", "agency", "calendar", "t
 PACK_OPTIONAL = ("offices", "notes")
 PARAM_KEYS = ("description", "type", "unit", "interpretation", "values", "schema")
 ENTRY_KEYS = ("value", "undefined", "repealed", "cite", "note")
-GROUP_KEYS = ("label", "cite", "note")
+GROUP_KEYS = ("label", "cite", "note", "points")
 INFRACTION_KEYS = (
     "group",
     "description",
@@ -563,12 +564,16 @@ def _load_infractions(pack: Pack, file: Path) -> None:
         g = chk.mapping(g, line, f"grupo {gid}")
         chk.keys(g, GROUP_KEYS, ("label", "cite"))
         cite = str(chk.text(g, "cite"))
+        points = g.get("points")
+        if points is not None and (not isinstance(points, int) or isinstance(points, bool) or points < 0):
+            raise chk.fail(g.line_of("points"), "points deve ser um inteiro não negativo")
         pack.groups[gid] = Group(
             id=gid,
             label=str(chk.text(g, "label")),
             cite=cite,
             citation=pack.cite(cite),
             note=chk.text(g, "note", optional=True),
+            points=points,
         )
     items = data["infractions"]
     if items is None:
