@@ -1,0 +1,9 @@
+from django.contrib import admin
+
+from lotacao.core.admin_base import AuditedAdmin
+from lotacao.core.models import Jurisdiction
+
+
+@admin.register(Jurisdiction)
+class JurisdictionAdmin(AuditedAdmin):
+    list_display = ["code", "name", "state", "timezone", "active"]
