@@ -20,7 +20,7 @@ install: $(STAMP)
 demo: $(STAMP)
 	@mkdir -p var
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py load_demo --address http://$(HOST):$(PORT)/
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # pytest exits 5 when it collected no test: that is a failure here too.

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    """A person who signs in: agency staff, a permit holder (or company), or the operator."""
+
+    class Meta:
+        verbose_name = "usuário"
+        verbose_name_plural = "usuários"
+
+    @property
+    def is_operator(self) -> bool:
+        return self.is_superuser
+
+
+class Role(models.TextChoices):
+    MANAGER = "gestor", "Gestor(a)"
+    CLERK = "atendente", "Atendente"
+    INSPECTOR = "fiscal", "Fiscal"
+    COMMISSION = "comissao", "Membro de comissão"
+
+
+class StaffMembership(models.Model):
+    """A staff member's role in one jurisdiction's agency (a person may hold several)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="memberships")
+    jurisdiction = models.ForeignKey("core.Jurisdiction", on_delete=models.PROTECT, related_name="+")
+    role = models.CharField("papel", max_length=20, choices=Role.choices)
+    active = models.BooleanField("ativo", default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "papel na agência"
+        verbose_name_plural = "papéis na agência"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "jurisdiction", "role"], name="unique_membership"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.jurisdiction_id})"
+
+
+class HolderAccount(models.Model):
+    """The portal account of a permit holder (person or company) in one jurisdiction."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="holder_account")
+    holder = models.OneToOneField("registry.Holder", on_delete=models.PROTECT, related_name="account")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "conta de permissionário"
+        verbose_name_plural = "contas de permissionários"
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.holder}"

@@ -1,0 +1,25 @@
+"""Brazilian presentation of money and dates (babel): R$ 1.234,56 and 16/06/2025."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import ROUND_HALF_UP, Decimal
+
+from babel.dates import format_date
+from babel.numbers import format_currency
+
+LOCALE = "pt_BR"
+
+
+def brl(value: Decimal | int | str | None) -> str:
+    if value is None or value == "":
+        return "—"
+    amount = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    # babel separates the symbol with a no-break space; keep it (it does not wrap).
+    return str(format_currency(amount, "BRL", locale=LOCALE))
+
+
+def br_date(value: dt.date | None) -> str:
+    if value is None:
+        return "—"
+    return str(format_date(value, format="dd/MM/yyyy", locale=LOCALE))

@@ -1,0 +1,196 @@
+"""Registries: persons, companies, permit holders, vehicles and lines (one jurisdiction each)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.db import models
+from django.db.models import Q
+
+from lotacao.core.tenancy import TenantModel
+from lotacao.core.validators import format_cnpj, format_cpf
+
+
+class Person(TenantModel):
+    cpf = models.CharField("CPF", max_length=11)
+    full_name = models.CharField("nome completo", max_length=200)
+    birth_date = models.DateField("data de nascimento", null=True, blank=True)
+    email = models.EmailField("e-mail", blank=True)
+    phone = models.CharField("telefone", max_length=20, blank=True)
+    street = models.CharField("logradouro", max_length=200, blank=True)
+    number = models.CharField("número", max_length=20, blank=True)
+    complement = models.CharField("complemento", max_length=100, blank=True)
+    district = models.CharField("bairro", max_length=100, blank=True)
+    city = models.CharField("município", max_length=100, blank=True)
+    state = models.CharField("UF", max_length=2, blank=True)
+    postal_code = models.CharField("CEP", max_length=8, blank=True)
+    cnh_number = models.CharField("CNH", max_length=11, blank=True)
+    cnh_category = models.CharField("categoria da CNH", max_length=3, blank=True)
+    cnh_expiry = models.DateField("validade da CNH", null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "holder_records__id"
+
+    class Meta:
+        ordering = ["full_name"]
+        verbose_name = "pessoa"
+        verbose_name_plural = "pessoas"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "cpf"], name="unique_person_cpf_per_jurisdiction"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def cpf_display(self) -> str:
+        return format_cpf(self.cpf)
+
+
+class Company(TenantModel):
+    class Kind(models.TextChoices):
+        COMPANY = "empresa", "Empresa"
+        ASSOCIATION = "associacao", "Associação"
+        COOPERATIVE = "cooperativa", "Cooperativa"
+
+    cnpj = models.CharField("CNPJ", max_length=14)
+    legal_name = models.CharField("razão social", max_length=200)
+    trade_name = models.CharField("nome fantasia", max_length=200, blank=True)
+    kind = models.CharField("natureza", max_length=20, choices=Kind.choices, default=Kind.COMPANY)
+    email = models.EmailField("e-mail", blank=True)
+    phone = models.CharField("telefone", max_length=20, blank=True)
+    city = models.CharField("município", max_length=100, blank=True)
+    state = models.CharField("UF", max_length=2, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "holder_records__id"
+
+    class Meta:
+        ordering = ["legal_name"]
+        verbose_name = "pessoa jurídica"
+        verbose_name_plural = "pessoas jurídicas"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "cnpj"], name="unique_company_cnpj_per_jurisdiction"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.trade_name or self.legal_name
+
+    @property
+    def cnpj_display(self) -> str:
+        return format_cnpj(self.cnpj)
+
+
+class Holder(TenantModel):
+    """A permit holder (permissionário) or, in chartering, an authorized company (autorizatária)."""
+
+    person = models.ForeignKey(
+        Person, on_delete=models.PROTECT, null=True, blank=True, related_name="holder_records"
+    )
+    company = models.ForeignKey(
+        Company, on_delete=models.PROTECT, null=True, blank=True, related_name="holder_records"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "id"
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name = "permissionário"
+        verbose_name_plural = "permissionários"
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(person__isnull=False) & Q(company__isnull=True))
+                | (Q(person__isnull=True) & Q(company__isnull=False)),
+                name="holder_is_person_or_company",
+            ),
+            models.UniqueConstraint(
+                fields=["person"], condition=Q(person__isnull=False), name="unique_holder_person"
+            ),
+            models.UniqueConstraint(
+                fields=["company"], condition=Q(company__isnull=False), name="unique_holder_company"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        party = self.person or self.company
+        return str(party) if party is not None else f"Permissionário #{self.pk}"
+
+    @property
+    def kind(self) -> str:
+        return "person" if self.person_id else "company"
+
+    @property
+    def kind_label(self) -> str:
+        return "Pessoa física" if self.person_id else "Pessoa jurídica"
+
+
+class Vehicle(TenantModel):
+    class Category(models.TextChoices):
+        CAR7 = "car7", "Automóvel de 7 lugares"
+        VAN = "van", "Van / kombi"
+        MICROBUS = "microbus", "Micro-ônibus"
+        BUS = "bus", "Ônibus"
+
+    plate = models.CharField("placa", max_length=7)
+    renavam = models.CharField("RENAVAM", max_length=11, blank=True)
+    chassis = models.CharField("chassi", max_length=17, blank=True)
+    make_model = models.CharField("marca/modelo", max_length=100, blank=True)
+    manufacture_year = models.PositiveSmallIntegerField("ano de fabricação")
+    model_year = models.PositiveSmallIntegerField("ano do modelo", null=True, blank=True)
+    category = models.CharField("categoria", max_length=10, choices=Category.choices)
+    seats = models.PositiveSmallIntegerField("lugares (com motorista e cobrador)")
+    doors = models.PositiveSmallIntegerField("portas")
+    holder = models.ForeignKey(
+        Holder, on_delete=models.PROTECT, null=True, blank=True, related_name="vehicles"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "holder_id"
+
+    class Meta:
+        ordering = ["plate"]
+        verbose_name = "veículo"
+        verbose_name_plural = "veículos"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "plate"], name="unique_vehicle_plate_per_jurisdiction"
+            ),
+            models.CheckConstraint(condition=Q(seats__gte=1), name="vehicle_has_seats"),
+        ]
+
+    def __str__(self) -> str:
+        return self.plate_display
+
+    @property
+    def plate_display(self) -> str:
+        p = self.plate
+        return f"{p[:3]}-{p[3:]}" if p[4].isdigit() else p
+
+
+class Line(TenantModel):
+    code = models.CharField("código", max_length=20)
+    name = models.CharField("denominação", max_length=200)
+    origin = models.CharField("origem", max_length=120, blank=True)
+    destination = models.CharField("destino", max_length=120, blank=True)
+    active = models.BooleanField("ativa", default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None  # holders reach their line through their permit
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name = "linha"
+        verbose_name_plural = "linhas"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "code"], name="unique_line_code_per_jurisdiction"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} — {self.name}"

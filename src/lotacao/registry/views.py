@@ -1,0 +1,123 @@
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lotacao.registry.models import Holder, Line, Person, Vehicle
+from lotacao.web.views_base import ScopedDetailView, ScopedListView
+
+
+def _digits(query: str) -> str:
+    return re.sub(r"\D", "", query)
+
+
+class PersonList(ScopedListView):
+    model = Person
+    title = "Pessoas"
+    columns = [("Nome", "full_name"), ("CPF", "cpf_display"), ("Município", "city")]
+    search_fields = ["full_name__icontains", "cpf__startswith"]
+    search_help = "Nome ou CPF"
+    detail_url_name = "registry:person"
+
+    def normalize_query(self, query: str) -> list[str]:
+        return [query, _digits(query) or query]
+
+
+class PersonDetail(ScopedDetailView):
+    model = Person
+    fields = [
+        ("Nome completo", "full_name"),
+        ("CPF", "cpf_display"),
+        ("Data de nascimento", "birth_date"),
+        ("E-mail", "email"),
+        ("Telefone", "phone"),
+        ("Município", "city"),
+        ("CNH", "cnh_number"),
+        ("Categoria da CNH", "cnh_category"),
+        ("Validade da CNH", "cnh_expiry"),
+    ]
+
+
+class HolderList(ScopedListView):
+    model = Holder
+    title = "Permissionários"
+    columns = [("Permissionário", "__str__"), ("Natureza", "kind_label")]
+    search_fields = [
+        "person__full_name__icontains",
+        "company__legal_name__icontains",
+        "person__cpf__startswith",
+        "company__cnpj__startswith",
+    ]
+    search_help = "Nome, razão social, CPF ou CNPJ"
+    detail_url_name = "registry:holder"
+
+    def get_queryset(self) -> Any:
+        return super().get_queryset().select_related("person", "company")
+
+    def normalize_query(self, query: str) -> list[str]:
+        return [query, _digits(query) or query]
+
+
+class HolderDetail(ScopedDetailView):
+    model = Holder
+    fields = [("Permissionário", "__str__"), ("Natureza", "kind_label")]
+    template_name = "registry/holder_detail.html"
+
+    def extra_context(self, obj: Any) -> dict[str, Any]:
+        return {"vehicles": Vehicle.objects.filter(holder=obj)}
+
+
+class VehicleList(ScopedListView):
+    model = Vehicle
+    title = "Veículos"
+    columns = [
+        ("Placa", "plate_display"),
+        ("Categoria", "category"),
+        ("Ano de fabricação", "manufacture_year"),
+        ("Lugares", "seats"),
+        ("Permissionário", "holder"),
+    ]
+    search_fields = ["plate__startswith"]
+    search_help = "Placa"
+    detail_url_name = "registry:vehicle"
+
+    def get_queryset(self) -> Any:
+        return super().get_queryset().select_related("holder__person", "holder__company")
+
+    def normalize_query(self, query: str) -> list[str]:
+        return [re.sub(r"[\s\-]", "", query).upper()]
+
+
+class VehicleDetail(ScopedDetailView):
+    model = Vehicle
+    fields = [
+        ("Placa", "plate_display"),
+        ("RENAVAM", "renavam"),
+        ("Chassi", "chassis"),
+        ("Marca/modelo", "make_model"),
+        ("Ano de fabricação", "manufacture_year"),
+        ("Categoria", "category"),
+        ("Lugares", "seats"),
+        ("Portas", "doors"),
+        ("Permissionário", "holder"),
+    ]
+
+
+class LineList(ScopedListView):
+    model = Line
+    title = "Linhas"
+    columns = [("Código", "code"), ("Denominação", "name"), ("Origem", "origin"), ("Destino", "destination")]
+    search_fields = ["code__icontains", "name__icontains"]
+    search_help = "Código ou nome"
+    detail_url_name = "registry:line"
+
+
+class LineDetail(ScopedDetailView):
+    model = Line
+    fields = [
+        ("Código", "code"),
+        ("Denominação", "name"),
+        ("Origem", "origin"),
+        ("Destino", "destination"),
+        ("Ativa", "active"),
+    ]

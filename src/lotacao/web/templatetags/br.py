@@ -1,0 +1,37 @@
+"""Template filters for Brazilian formats: {{ value|brl }} → R$ 1.234,56; {{ day|data }} → 16/06/2025."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django import template
+
+from lotacao.core.formats import br_date, brl
+
+register = template.Library()
+
+
+@register.filter(name="brl")
+def brl_filter(value: Decimal | int | str | None) -> str:
+    return brl(value)
+
+
+@register.filter(name="data")
+def date_filter(value: Any) -> str:
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    return br_date(value) if isinstance(value, dt.date) else ("—" if value in (None, "") else str(value))
+
+
+@register.filter(name="valor")
+def display_value(value: Any) -> str:
+    """A field value as people read it: dates dd/mm/aaaa, booleans Sim/Não, empty as —."""
+    if isinstance(value, bool):
+        return "Sim" if value else "Não"
+    if isinstance(value, (dt.date, dt.datetime)):
+        return date_filter(value)
+    if value is None or value == "":
+        return "—"
+    return str(value)

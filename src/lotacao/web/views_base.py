@@ -1,0 +1,94 @@
+"""Thin generic views for the back office: lists and detail pages over scoped managers.
+
+They never filter by jurisdiction: the tenant managers do (lotacao.core.tenancy). A detail page
+of a row outside the user's scope is therefore a 404, like a row that does not exist.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.paginator import Paginator
+from django.db import models
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views import View
+
+from lotacao.audit.services import history
+
+
+class ScopedListView(LoginRequiredMixin, View):
+    model: ClassVar[type[models.Model]]
+    title: ClassVar[str]
+    columns: ClassVar[list[tuple[str, str]]]  # (label, attribute)
+    search_fields: ClassVar[list[str]] = []
+    search_help: ClassVar[str] = ""
+    detail_url_name: ClassVar[str]
+    page_size: ClassVar[int] = 25
+
+    def get_queryset(self) -> models.QuerySet[Any]:
+        return self.model._default_manager.all()
+
+    def normalize_query(self, query: str) -> list[str]:
+        return [query]
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        qs = self.get_queryset()
+        query = request.GET.get("q", "").strip()
+        if query and self.search_fields:
+            condition = Q()
+            for term in self.normalize_query(query):
+                for name in self.search_fields:
+                    condition |= Q(**{name: term})
+            qs = qs.filter(condition)
+        page = Paginator(qs, self.page_size).get_page(request.GET.get("pagina"))
+        rows = [(obj, [_attr(obj, attr) for _, attr in self.columns]) for obj in page.object_list]
+        return render(
+            request,
+            "web/list.html",
+            {
+                "title": self.title,
+                "headers": [label for label, _ in self.columns],
+                "rows": rows,
+                "page": page,
+                "query": query,
+                "search_help": self.search_help,
+                "detail_url_name": self.detail_url_name,
+            },
+        )
+
+
+class ScopedDetailView(LoginRequiredMixin, View):
+    model: ClassVar[type[models.Model]]
+    fields: ClassVar[list[tuple[str, str]]]
+    template_name: ClassVar[str] = "web/detail.html"
+
+    def get_object(self, pk: int) -> models.Model:
+        return get_object_or_404(self.model._default_manager.all(), pk=pk)
+
+    def extra_context(self, obj: Any) -> dict[str, Any]:
+        return {}
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        obj = self.get_object(pk)
+        context = {
+            "object": obj,
+            "title": str(obj),
+            "kind": self.model._meta.verbose_name,
+            "fields": [(label, _attr(obj, attr)) for label, attr in self.fields],
+            "events": history(obj)[:50],
+            **self.extra_context(obj),
+        }
+        return render(request, self.template_name, context)
+
+
+def _attr(obj: Any, path: str) -> Any:
+    value = obj
+    for part in path.split("."):
+        if value is None:
+            return None
+        display = getattr(value, f"get_{part}_display", None)
+        value = display() if callable(display) else getattr(value, part)
+    return value
