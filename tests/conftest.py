@@ -1,0 +1,82 @@
+"""Fixtures shared by the Django tests: two jurisdictions, staff of each role, two holders each.
+
+The fixed cast (as in healthchecks' tests): `staff_a` works in jurisdiction A (recife), `staff_b`
+in B (esteio); `holder_a1`/`holder_a2` are two permit holders of A with portal accounts.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from lotacao.core.demo import _cpf
+
+
+@dataclass
+class World:
+    a: Any
+    b: Any
+    users: dict[str, Any]
+    objects: dict[str, dict[str, Any]]  # jurisdiction code -> model label -> one instance
+
+
+def _make_world() -> World:
+    from lotacao.accounts.models import HolderAccount, Role, StaffMembership, User
+    from lotacao.core.models import Jurisdiction
+    from lotacao.registry import services
+
+    a = Jurisdiction.objects.create(code="recife", name="Recife", official_name="CTTU", state="PE")
+    b = Jurisdiction.objects.create(
+        code="esteio", name="Esteio", official_name="SMOVT", state="RS", timezone="America/Sao_Paulo"
+    )
+    users: dict[str, Any] = {}
+    objects: dict[str, dict[str, Any]] = {}
+    for j, seed in ((a, 1), (b, 2)):
+        for role in Role:
+            user = User.objects.create_user(f"{role.value}.{j.code}", password="senha-de-teste-123")
+            StaffMembership.objects.create(user=user, jurisdiction=j, role=role.value)
+            users[f"{role.value}.{j.code}"] = user
+        holders = []
+        for n in range(2):
+            person = services.create_person(
+                actor=None,
+                jurisdiction=j,
+                cpf=_cpf(200_000_000 + seed * 10 + n),
+                full_name=f"Pessoa {n} de {j.name}",
+                birth_date=dt.date(1980, 1, 1),
+                reason="teste",
+            )
+            holder = services.register_holder(actor=None, person=person, reason="teste")
+            user = User.objects.create_user(f"permissionario{n}.{j.code}", password="senha-de-teste-123")
+            HolderAccount.objects.create(user=user, holder=holder)
+            users[f"holder{n}.{j.code}"] = user
+            holders.append(holder)
+        vehicle = services.create_vehicle(
+            actor=None,
+            jurisdiction=j,
+            plate=f"AB{chr(64 + seed)}1C23",
+            manufacture_year=2020,
+            category="van",
+            seats=16,
+            doors=4,
+            holder=holders[0],
+            reason="teste",
+        )
+        line = services.create_line(
+            actor=None, jurisdiction=j, code=f"L{seed}", name=f"Linha de {j.name}", reason="teste"
+        )
+        objects[j.code] = {
+            "registry.person": holders[0].person,
+            "registry.holder": holders[0],
+            "registry.vehicle": vehicle,
+            "registry.line": line,
+        }
+    return World(a=a, b=b, users=users, objects=objects)
+
+
+@pytest.fixture
+def world(db: Any) -> World:
+    return _make_world()

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.db.utils import DatabaseError
+
+from lotacao.audit.models import AuditEvent, AuditLogIsAppendOnly
+from lotacao.audit.services import history
+from lotacao.core.services import update_audited
+
+
+def test_creation_is_audited_with_who_what_and_why(world: Any) -> None:
+    vehicle = world.objects["recife"]["registry.vehicle"]
+    [event] = history(vehicle)
+    assert event.action == "vehicle.created"
+    assert event.actor_label == "sistema" and event.reason == "teste"
+    assert event.after["plate"] == "ABA1C23" and event.before is None
+    assert event.jurisdiction_id == "recife"
+
+
+def test_update_records_before_and_after(world: Any) -> None:
+    vehicle = world.objects["recife"]["registry.vehicle"]
+    actor = world.users["atendente.recife"]
+    update_audited(actor=actor, instance=vehicle, changes={"seats": 15}, reason="Correção do CRLV")
+    event = history(vehicle).first()
+    assert event is not None
+    assert (event.before, event.after) == ({"seats": 16}, {"seats": 15})
+    assert event.actor == actor and event.reason == "Correção do CRLV"
+
+
+def test_an_update_needs_a_reason(world: Any) -> None:
+    vehicle = world.objects["recife"]["registry.vehicle"]
+    with pytest.raises(ValueError):
+        update_audited(actor=None, instance=vehicle, changes={"seats": 15}, reason=" ")
+
+
+def test_the_application_cannot_change_or_delete_the_log(world: Any) -> None:
+    event = AuditEvent.objects.first()
+    assert event is not None
+    event.reason = "outra coisa"
+    with pytest.raises(AuditLogIsAppendOnly):
+        event.save()
+    with pytest.raises(AuditLogIsAppendOnly):
+        event.delete()
+    with pytest.raises(AuditLogIsAppendOnly):
+        AuditEvent.objects.filter(pk=event.pk).update(reason="x")
+    with pytest.raises(AuditLogIsAppendOnly):
+        AuditEvent.objects.all().delete()
+    assert AuditEvent.objects.get(pk=event.pk).reason == "teste"
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="o gatilho existe só no PostgreSQL")
+def test_postgresql_refuses_update_and_delete_in_the_database(world: Any) -> None:
+    event = AuditEvent.objects.first()
+    assert event is not None
+    for sql in (
+        "UPDATE audit_auditevent SET reason = 'x' WHERE id = %s",
+        "DELETE FROM audit_auditevent WHERE id = %s",
+    ):
+        with (
+            pytest.raises(DatabaseError, match="auditoria"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(sql, [event.pk])
+    assert AuditEvent.objects.get(pk=event.pk).reason == "teste"

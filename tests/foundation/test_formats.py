@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.conf import settings
+
+from lotacao.core.formats import br_date, brl
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [(Decimal("1234.56"), "R$\xa01.234,56"), ("0.005", "R$\xa00,01"), (50, "R$\xa050,00"), (None, "—")],
+)
+def test_money_is_shown_the_brazilian_way(value: object, shown: str) -> None:
+    assert brl(value) == shown  # type: ignore[arg-type]
+
+
+def test_dates_are_day_month_year() -> None:
+    assert br_date(dt.date(2025, 6, 16)) == "16/06/2025"
+
+
+def test_portuguese_and_recife_time_are_the_defaults() -> None:
+    assert settings.LANGUAGE_CODE == "pt-br" and settings.TIME_ZONE == "America/Recife"
