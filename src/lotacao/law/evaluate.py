@@ -121,9 +121,11 @@ def finish(pack: Pack, kind: str, result: dict[str, Any], ctx: Context) -> dict[
     out["missing_parameters"] = missing
     parts = [str(result.get("explanation") or "").strip()]
     parts += ctx.notes
+    readings: set[str] = set()
     for name in ctx.interpretations:
         interp = pack.parameters[name].interpretation
-        if interp is not None:
+        if interp is not None and interp.reading not in readings:
+            readings.add(interp.reading)
             parts.append(f"Interpretação adotada ({name}): {interp.reading}")
     if missing:
         parts.append(

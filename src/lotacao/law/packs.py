@@ -22,9 +22,7 @@ from lotacao.law.errors import CaseError, PackError
 
 PACKS_DIR = Path(os.environ.get("LOTACAO_PACKS_DIR") or Path(__file__).resolve().parent.parent / "packs")
 
-VALUE_TYPES = frozenset(
-    {"money", "integer", "decimal", "boolean", "string", "duration", "list", "mapping"}
-)
+VALUE_TYPES = frozenset({"money", "integer", "decimal", "boolean", "string", "duration", "list", "mapping"})
 DURATION_KEYS = frozenset({"days", "business_days", "months", "years"})
 STATUSES = ("value", "undefined", "repealed")
 MEASURES = frozenset(
@@ -294,9 +292,7 @@ class Pack:
                     raise CaseError("invalid_override", "Cada valor do órgão deve ser um objeto.", where)
                 extra = set(item) - {"from", "value", "by", "cite", "note"}
                 if extra:
-                    raise CaseError(
-                        "invalid_override", f"Chave não permitida: {sorted(extra)[0]}.", where
-                    )
+                    raise CaseError("invalid_override", f"Chave não permitida: {sorted(extra)[0]}.", where)
                 start = _as_date(item.get("from"))
                 if start is None:
                     raise CaseError(
@@ -405,7 +401,7 @@ def check_value(kind: str, value: Any, schema: tuple[str, ...] | str | None, pac
     """None when `value` fits the parameter type `kind`; otherwise the problem, in Portuguese."""
     if kind in ("money", "decimal"):
         if not is_decimal_string(value):
-            return f"valor {kind} deve ser um decimal entre aspas (ex.: \"50.00\"), não {value!r}"
+            return f'valor {kind} deve ser um decimal entre aspas (ex.: "50.00"), não {value!r}'
     elif kind == "integer":
         if not isinstance(value, int) or isinstance(value, bool):
             return f"valor integer deve ser um inteiro, não {value!r}"
@@ -687,7 +683,7 @@ def _load_parameter(pack: Pack, name: str, file: Path) -> Parameter:
                 line,
                 f"a primeira data ({day.isoformat()}) é posterior ao início da lei "
                 f"({pack.start.isoformat()}): "
-                "cubra o período anterior com uma entrada `repealed` (ex.: \"ainda não vigente\")",
+                'cubra o período anterior com uma entrada `repealed` (ex.: "ainda não vigente")',
             )
         previous = day
         entry = chk.mapping(raw_entry, line, f"a entrada de {day.isoformat()}")
