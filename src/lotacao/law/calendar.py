@@ -25,7 +25,11 @@ def official_holidays(country: str, subdivision: str | None, year: int) -> froze
 def holiday_name(country: str, subdivision: str | None, day: dt.date) -> str | None:
     import holidays
 
-    name = holidays.country_holidays(country, subdiv=subdivision, years=day.year).get(day)
+    try:
+        found = holidays.country_holidays(country, subdiv=subdivision, years=day.year, language="pt_BR")
+    except (NotImplementedError, ValueError):
+        found = holidays.country_holidays(country, subdiv=subdivision, years=day.year)
+    name = found.get(day)
     return str(name) if name else None
 
 
