@@ -12,7 +12,7 @@ import yaml
 from law_expect import plain, problems
 
 from lotacao.law.evaluate import evaluate_case
-from lotacao.law.packs import PACKS_DIR, available_packs
+from lotacao.law.packs import PACKS_DIR, available_packs, get_pack
 
 KINDS = ("deadline", "fee", "quota", "fleet", "vehicle")
 
@@ -42,8 +42,6 @@ def test_case(item: dict[str, Any]) -> None:
 def test_every_pack_has_cases_for_the_kinds_it_defines() -> None:
     for pack_id in available_packs():
         folder = PACKS_DIR / pack_id / "cases"
-        from lotacao.law.packs import get_pack
-
         pack = get_pack(pack_id)
         prefixes = {name.split(".")[0] for name in pack.parameters}
         for kind in KINDS:

@@ -261,6 +261,8 @@ class Pack:
                 f"({self.start.isoformat()}) para o parâmetro {name}.",
                 "date",
             )
+        if len(self._cache) >= 200_000:  # bounded: a long-lived process sees many dates
+            self._cache.clear()
         self._cache[key] = entry
         return entry
 

@@ -1,0 +1,31 @@
+"""The contract's own examples (../shared/contracts/examples) through the installed command."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+CHECK = SHARED / "contracts" / "check.py"
+EXAMPLES = SHARED / "contracts" / "examples"
+COMMAND = ROOT / ".venv" / "bin" / "lotacao"
+
+
+@pytest.mark.skipif(not CHECK.exists(), reason=f"the shared contract folder is absent ({SHARED})")
+def test_the_contract_examples_pass_through_lotacao_evaluate() -> None:
+    command = (
+        [str(COMMAND), "evaluate"] if COMMAND.exists() else [sys.executable, "-m", "lotacao", "evaluate"]
+    )
+    proc = subprocess.run(
+        [sys.executable, str(CHECK), str(EXAMPLES), "--", *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert " 0 failed" in proc.stdout, proc.stdout
