@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from lotacao.law.context import Context, pt_date
+from lotacao.law.context import Context
 from lotacao.law.errors import CaseError
 from lotacao.law.packs import OFFENDERS, Pack
 from lotacao.law.penalty_config import (
@@ -32,7 +32,7 @@ from lotacao.law.penalty_config import (
     config_for,
     window_start,
 )
-from lotacao.law.units import brl, number_pt
+from lotacao.law.units import brl, number_pt, plain
 
 FIELDS = frozenset({"offender", "infraction", "history"})
 HISTORY_STATUSES = ("final", "pending", "annulled")
@@ -59,6 +59,11 @@ SCOPE_PT = {"same_group": "do mesmo grupo", "same_code": "da mesma infração (m
 TYPE_ORDER = {"warning": 0, "fine": 1, "suspension": 2, "revocation": 3, "course": 4, "intervention": 5}
 
 Final = tuple[dt.date, str, str | None]  # date, code, group
+
+
+def pt_date(day: dt.date) -> str:
+    """16/06/2025 (faster than strftime, which dominates batch explanations)."""
+    return f"{day.day:02d}/{day.month:02d}/{day.year}"
 
 
 # --------------------------------------------------------------------------- validation
@@ -156,6 +161,11 @@ def _group_of(code: str, given: Any, cfg: Config, pack: Pack, base: str) -> str 
 
 
 def _history(case: Mapping[str, Any], cfg: Config, pack: Pack, day: dt.date) -> tuple[list[Final], int, int]:
+    """The final entries as (date, code, group), and how many were pending and annulled.
+
+    The loop is the hot path of batch evaluation: well-formed entries take the fast path; any
+    anomaly goes to :func:`_entry_error`, which finds the first problem and raises it.
+    """
     raw = case.get("history")
     if raw is None:
         return [], 0, 0
@@ -167,31 +177,18 @@ def _history(case: Mapping[str, Any], cfg: Config, pack: Pack, day: dt.date) -> 
     aliases = cfg.aliases
     fromiso = dt.date.fromisoformat
     for i, h in enumerate(raw):
-        if not isinstance(h, dict):
-            raise CaseError(
-                "invalid_field",
-                'Cada item de history deve ser um objeto {"date", "code", "status"}.',
-                f"history.{i}",
-            )
-        ds = h.get("date")
-        if type(ds) is not str or len(ds) != 10:
-            if ds is None:
-                raise CaseError(
-                    "missing_field", f"Campo obrigatório ausente: history.{i}.date.", f"history.{i}.date"
-                )
-            raise CaseError(
-                "invalid_date",
-                f"Data inválida em history.{i}.date: {ds!r}. Use AAAA-MM-DD.",
-                f"history.{i}.date",
-            )
         try:
+            ds = h["date"]
+            status = h["status"]
+            code = h["code"]
+            if type(ds) is not str or len(ds) != 10 or type(code) is not str or not code:
+                raise ValueError
+            if status != "final" and status != "pending" and status != "annulled":
+                raise ValueError
             d = fromiso(ds)
-        except ValueError:
-            raise CaseError(
-                "invalid_date",
-                f"Data inválida em history.{i}.date: {ds!r}. Use AAAA-MM-DD.",
-                f"history.{i}.date",
-            ) from None
+        except (KeyError, TypeError, ValueError, IndexError):
+            _entry_error(i, h)
+            raise  # pragma: no cover - _entry_error always raises
         if d > day:
             raise CaseError(
                 "history_after_case",
@@ -199,26 +196,8 @@ def _history(case: Mapping[str, Any], cfg: Config, pack: Pack, day: dt.date) -> 
                 f"({pt_date(day)}).",
                 f"history.{i}.date",
             )
-        status = h.get("status")
-        if status != "final" and status != "pending" and status != "annulled":
-            if status is None:
-                raise CaseError(
-                    "missing_field", f"Campo obrigatório ausente: history.{i}.status.", f"history.{i}.status"
-                )
-            raise CaseError(
-                "invalid_field",
-                f"Situação inválida em history.{i}.status: {status!r}. "
-                "Valores aceitos: final, pending, annulled.",
-                f"history.{i}.status",
-            )
-        code = h.get("code")
-        if type(code) is not str or not code:
-            if code is None:
-                raise CaseError(
-                    "missing_field", f"Campo obrigatório ausente: history.{i}.code.", f"history.{i}.code"
-                )
-            raise CaseError("invalid_field", f"history.{i}.code deve ser um texto.", f"history.{i}.code")
-        code = aliases.get(code, code)
+        if aliases:
+            code = aliases.get(code, code)
         group = code_groups.get(code)
         if group is None or "group" in h:
             group = _group_of(code, h.get("group"), cfg, pack, f"history.{i}")
@@ -229,6 +208,37 @@ def _history(case: Mapping[str, Any], cfg: Config, pack: Pack, day: dt.date) -> 
         else:
             annulled += 1
     return finals, pending, annulled
+
+
+def _entry_error(i: int, h: Any) -> None:
+    """Raise the first problem of history entry `i` (called only when the fast path failed)."""
+    where = f"history.{i}"
+    if not isinstance(h, Mapping):
+        raise CaseError(
+            "invalid_field", 'Cada item de history deve ser um objeto {"date", "code", "status"}.', where
+        )
+    for key in ("date", "code", "status"):
+        if h.get(key) is None:
+            raise CaseError("missing_field", f"Campo obrigatório ausente: {where}.{key}.", f"{where}.{key}")
+    ds = h["date"]
+    if not isinstance(ds, str) or len(ds) != 10:
+        raise CaseError(
+            "invalid_date", f"Data inválida em {where}.date: {ds!r}. Use AAAA-MM-DD.", f"{where}.date"
+        )
+    try:
+        dt.date.fromisoformat(ds)
+    except ValueError:
+        raise CaseError(
+            "invalid_date", f"Data inválida em {where}.date: {ds!r}. Use AAAA-MM-DD.", f"{where}.date"
+        ) from None
+    status = h["status"]
+    if status not in HISTORY_STATUSES:
+        raise CaseError(
+            "invalid_field",
+            f"Situação inválida em {where}.status: {status!r}. Valores aceitos: final, pending, annulled.",
+            f"{where}.status",
+        )
+    raise CaseError("invalid_field", f"{where}.code deve ser um texto não vazio.", f"{where}.code")
 
 
 # --------------------------------------------------------------------------- counting
@@ -272,15 +282,14 @@ class _Result:
         self.replaced: set[str] = set()
         self.measures: dict[str, int | None] = {}
         self.measure_cites: dict[str, str] = {}
-        self.citations: list[str] = []
+        self.citations: dict[str, None] = {}  # an ordered set
         self.missing: list[str] = []
         self.interpretations: list[str] = []
         self.counts: list[int] = []  # earlier infractions counted by each rule that fired on them
 
     def cite(self, *citations: str) -> None:
         for c in citations:
-            if c not in self.citations:
-                self.citations.append(c)
+            self.citations[c] = None
 
     def miss(self, name: str) -> None:
         if name not in self.missing:
@@ -292,38 +301,35 @@ class _Result:
             self.penalties[kind] = (out, severity, text)
 
 
-def _fine(
-    spec: PenaltySpec, table: FineTable, cfg: Config, repeat: int, res: _Result
-) -> tuple[dict[str, Any], tuple[Decimal, ...], str]:
+_Record = tuple[str, dict[str, Any], tuple[Decimal, ...], str, tuple[str, ...], tuple[str, ...]]
+
+
+def _fine(spec: PenaltySpec, table: FineTable, cfg: Config, repeat: int) -> _Record:
+    """kind, output, severity, text, citations, missing parameters of a fine."""
     factor = spec.factor + spec.per_repeat * repeat
-    res.cite(table.citation)
+    cites = [table.citation]
     charged = (
         f", a cargo do {OFFENDER_PT[spec.charged_to]} a que o infrator está vinculado"
         if spec.charged_to
         else ""
     )
     out: dict[str, Any] = {"type": "fine"}
+    if spec.charged_to:
+        out["charged_to"] = spec.charged_to
     if table.status != "value":
-        res.miss(table.param)
         out["amount"] = None
-        if spec.charged_to:
-            out["charged_to"] = spec.charged_to
         reason = f": {table.reason}" if table.reason else ""
-        return (
-            out,
-            (Decimal(-1), factor),
-            f"multa de valor não definido no texto disponível ({table.param}{reason}){charged}",
-        )
+        text = f"multa de valor não definido no texto disponível ({table.param}{reason}){charged}"
+        return "fine", out, (Decimal(-1), factor), text, tuple(cites), (table.param,)
     capped = ""
     if table.base_multiple is not None:
         entry = cfg.base_fine_entry
         assert entry is not None
-        res.cite(entry.citation)
+        cites.append(entry.citation)
         if cfg.base_fine is None:
-            res.miss("penalty.base_fine")
             out["amount"] = None
             text = f"multa de {number_pt(table.base_multiple)} × Vb, com Vb não definido (penalty.base_fine)"
-            return out, (Decimal(-1), factor), text + charged
+            return "fine", out, (Decimal(-1), factor), text + charged, tuple(cites), ("penalty.base_fine",)
         value = (table.base_multiple * cfg.base_fine * factor).quantize(CENT, rounding=ROUND_HALF_UP)
         out["amount"] = str(value)
         text = f"multa de {brl(value)} ({number_pt(table.base_multiple)} × Vb de {brl(cfg.base_fine)}"
@@ -341,32 +347,30 @@ def _fine(
         value = table.units * factor
         if spec.max is not None and value > spec.max:
             value, capped = spec.max, f", limitada a {number_pt(spec.max)} {table.unit}"
-        out["units"] = number_pt(value).replace(".", "").replace(",", ".")
+        out["units"] = plain(value)
         out["unit"] = table.unit
         text = f"multa de {number_pt(value)} {table.unit}"
         if factor != 1:
             text += f" (valor inicial de {number_pt(table.units)} {table.unit} × {number_pt(factor)}{capped})"
-    if spec.charged_to:
-        out["charged_to"] = spec.charged_to
-    return out, (value,), text + charged
+    return "fine", out, (value,), text + charged, tuple(cites), ()
 
 
-def _apply(
-    spec: PenaltySpec, cites: tuple[str, ...], group: str | None, cfg: Config, repeat: int, res: _Result
-) -> None:
+def _record(
+    spec: PenaltySpec, cites: tuple[str, ...], group: str | None, cfg: Config, repeat: int
+) -> _Record:
     where = "; ".join(cites)
     kind = spec.type
+    out: dict[str, Any]
+    severity: tuple[Decimal, ...] = ()
     if kind == "fine":
         key = spec.fine or group
         assert key is not None
-        out, severity, text = _fine(spec, cfg.fines[key], cfg, repeat, res)
-    elif kind == "suspension":
+        kind, out, severity, text, citations, missing = _fine(spec, cfg.fines[key], cfg, repeat)
+        return kind, out, severity, f"{text} ({where})", citations, missing
+    if kind == "suspension":
         assert spec.days is not None
-        out, severity, text = (
-            {"type": "suspension", "days": spec.days},
-            (Decimal(spec.days),),
-            (f"suspensão por {spec.days} dias"),
-        )
+        out, severity, text = {"type": "suspension", "days": spec.days}, (Decimal(spec.days),), ""
+        text = f"suspensão por {spec.days} dias"
     elif kind == "revocation":
         out = {"type": "revocation"}
         if spec.ban_years is not None:
@@ -375,13 +379,31 @@ def _apply(
         else:
             text = "cassação (a lei não fixa prazo de impedimento)"
         severity = (Decimal(spec.ban_years or 0),)
-    elif kind == "warning":
-        out, severity, text = {"type": "warning"}, (), "advertência por escrito"
-    elif kind == "course":
-        out, severity, text = {"type": "course"}, (), "curso obrigatório"
     else:
-        out, severity, text = {"type": kind}, (), "intervenção"
-    res.add(kind, out, severity, f"{text} ({where})")
+        out, text = {"type": kind}, _TYPE_TEXT[kind]
+    return kind, out, severity, f"{text} ({where})", (), ()
+
+
+_TYPE_TEXT = {
+    "warning": "advertência por escrito",
+    "course": "curso obrigatório",
+    "intervention": "intervenção",
+}
+
+
+def _apply(
+    spec: PenaltySpec, cites: tuple[str, ...], group: str | None, cfg: Config, repeat: int, res: _Result
+) -> None:
+    key = (id(spec), cites, group, repeat)
+    rec = cfg.memo.get(key)
+    if rec is None:
+        rec = cfg.memo[key] = _record(spec, cites, group, cfg, repeat)
+    kind, out, severity, text, citations, missing = rec
+    for c in citations:
+        res.citations[c] = None
+    for m in missing:
+        res.miss(m)
+    res.add(kind, dict(out), severity, text)
 
 
 def _fire(rule: Rule, group: str | None, cfg: Config, repeat: int, res: _Result) -> None:
@@ -706,7 +728,7 @@ def _finish(
     }
     if points is not None:
         out["points"] = points
-    out["citations"] = res.citations
+    out["citations"] = list(res.citations)
     out["explanation"] = " ".join(lines)
     out["missing_parameters"] = res.missing
     return out

@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -196,6 +196,7 @@ class Config:
     code_lists: dict[str, CodeList]
     interpretations: frozenset[str]  # parameters (among the above) that carry an interpretation
     code_groups: dict[str, str | None]  # catalogue code (and alias) -> group
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # penalty.py's per-period memo
 
 
 # --------------------------------------------------------------------------- reading the pack
