@@ -9,8 +9,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 
-from lotacao.accounts.access import access_for
-from lotacao.core.tenancy import scoped
+from lotacao.accounts.access import Access, access_for
+from lotacao.core.tenancy import _current, scoped
+
+
+def activate_access(request: HttpRequest, user: object) -> Access:
+    """Switch the current request to `user`'s scope (API token authentication does this).
+
+    TenancyMiddleware's `scoped()` restores the previous scope when the request ends.
+    """
+    access = access_for(user)
+    request.access = access  # type: ignore[attr-defined]
+    _current.set(access.scope)
+    return access
 
 
 class TenancyMiddleware:

@@ -56,3 +56,21 @@ class HolderAccount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} → {self.holder}"
+
+
+class ApiToken(models.Model):
+    """A bearer token for the REST API; only its SHA-256 is stored (shown once at creation)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    label = models.CharField("descrição", max_length=100)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "token de API"
+        verbose_name_plural = "tokens de API"
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.user})"

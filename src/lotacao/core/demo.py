@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
 from django.db import transaction
@@ -24,6 +26,7 @@ from lotacao.registry.models import Company, Holder, Line, Person, Vehicle
 DEMO_PASSWORD = "lotacao-demo"  # noqa: S105 - documented demo password
 REASON = "Dados de demonstração"
 OPERATOR = "operador"
+DEMO_EXTENSIONS = ["lotacao.permits.demo", "lotacao.documents.demo", "lotacao.inspections.demo"]
 
 AGENCIES = {
     "recife": ("Recife", "CTTU — Autarquia de Trânsito e Transporte Urbano do Recife", None),
@@ -116,6 +119,11 @@ def load(today: dt.date | None = None) -> DemoSummary:
             _vehicles(jurisdiction, holders, index, today, summary)
             _lines(jurisdiction, summary)
             _users(jurisdiction, holders[0], summary)
+        # Each app extends the demo with what its models hold (permits, documents, inspections…):
+        # a module with load(today, summary), run in this order.
+        for module in DEMO_EXTENSIONS:
+            if find_spec(module) is not None:
+                import_module(module).load(today, summary)
     return summary
 
 

@@ -148,6 +148,17 @@ class Vehicle(TenantModel):
     holder = models.ForeignKey(
         Holder, on_delete=models.PROTECT, null=True, blank=True, related_name="vehicles"
     )
+
+    class Tenure(models.TextChoices):
+        OWNED = "proprio", "Próprio"
+        LEASED = "arrendamento", "Arrendamento mercantil"
+        LOAN = "comodato", "Comodato ou cessão de direitos"
+        FIDUCIARY = "alienacao", "Alienação fiduciária"
+
+    tenure = models.CharField("posse", max_length=20, choices=Tenure.choices, default=Tenure.OWNED)
+    owner_name = models.CharField("proprietário no CRLV", max_length=200, blank=True)
+    owner_document = models.CharField("CPF/CNPJ do proprietário", max_length=14, blank=True)
+    deregistered_on = models.DateField("baixado do serviço em", null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "holder_id"

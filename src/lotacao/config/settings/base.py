@@ -43,6 +43,13 @@ INSTALLED_APPS = [
     "lotacao.accounts",
     "lotacao.audit",
     "lotacao.registry",
+    "lotacao.billing",
+    "lotacao.permits",
+    "lotacao.documents",
+    "lotacao.inspections",
+    "lotacao.workqueue",
+    "lotacao.public",
+    "lotacao.api",
     "lotacao.web",
 ]
 

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class PublicConfig(AppConfig):
+    name = "lotacao.public"
+    label = "public"
+    verbose_name = "Consulta pública"

@@ -1,0 +1,74 @@
+"""What the public may know about a vehicle: authorized or not, permit number, line, seal validity.
+
+No personal data of anyone (no name, CPF or CNPJ) ever leaves this module. Each app that knows
+part of the answer exposes `public_vehicle_info(vehicle, on) -> dict` in its selectors module;
+this module merges them (permits: permit number, line, status; inspections: seal validity).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from importlib import import_module
+from importlib.util import find_spec
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from lotacao.core.validators import normalize_plate
+from lotacao.registry.models import Vehicle
+
+PROVIDERS = ["lotacao.permits.selectors", "lotacao.inspections.selectors"]
+PUBLIC_KEYS = {
+    "authorized",
+    "permit_number",
+    "permit_status",
+    "permit_valid_until",
+    "line_code",
+    "line_name",
+    "seal_valid_until",
+    "insurance_valid_until",
+    "reasons",
+}
+
+
+def clean_plate(raw: str) -> str:
+    return normalize_plate(re.sub(r"[^A-Za-z0-9]", "", raw or ""))
+
+
+def vehicle_status(raw_plate: str, on: dt.date | None = None) -> dict[str, Any]:
+    """The public status of a plate in every jurisdiction where it is registered."""
+    day = on or timezone.localdate()
+    try:
+        plate = clean_plate(raw_plate)
+    except ValidationError as error:
+        return {
+            "plate": (raw_plate or "").upper(),
+            "valid_plate": False,
+            "error": error.messages[0],
+            "records": [],
+        }
+    records = []
+    vehicles = Vehicle.unscoped.filter(plate=plate).select_related("jurisdiction")
+    for vehicle in vehicles:
+        info: dict[str, Any] = {"authorized": False, "reasons": []}
+        for module in PROVIDERS:
+            if find_spec(module) is None:
+                continue
+            provider = getattr(import_module(module), "public_vehicle_info", None)
+            if provider is not None:
+                info.update(provider(vehicle, day))
+        if vehicle.deregistered_on and vehicle.deregistered_on <= day:
+            info["authorized"] = False
+            info["reasons"] = [*info.get("reasons", []), "Veículo baixado do serviço."]
+        record = {k: v for k, v in info.items() if k in PUBLIC_KEYS}
+        record.update(
+            jurisdiction=vehicle.jurisdiction_id,
+            jurisdiction_name=vehicle.jurisdiction.name,
+            agency=vehicle.jurisdiction.official_name,
+            category=vehicle.get_category_display(),
+            manufacture_year=vehicle.manufacture_year,
+        )
+        records.append(record)
+    return {"plate": plate, "valid_plate": True, "checked_on": day.isoformat(), "records": records}

@@ -1,0 +1,44 @@
+"""The work queue: what needs a clerk's action, refreshed by the nightly job."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.db import models
+from django.db.models import Q
+
+from lotacao.core.tenancy import TenantModel
+
+
+class WorkItem(TenantModel):
+    class Status(models.TextChoices):
+        OPEN = "aberto", "Em aberto"
+        CLOSED = "encerrado", "Encerrado"
+
+    kind = models.CharField("tipo", max_length=60)
+    key = models.CharField("chave", max_length=120, help_text="Identifica o objeto dentro do tipo.")
+    title = models.CharField("descrição", max_length=300)
+    due_on = models.DateField("prazo", null=True, blank=True)
+    url = models.CharField("endereço", max_length=300, blank=True)
+    status = models.CharField("situação", max_length=12, choices=Status.choices, default=Status.OPEN)
+    first_seen = models.DateField("incluído em")
+    last_seen = models.DateField("visto pela última vez em")
+    closed_on = models.DateField("encerrado em", null=True, blank=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["due_on", "id"]
+        verbose_name = "item da fila de trabalho"
+        verbose_name_plural = "fila de trabalho"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "kind", "key"],
+                condition=Q(status="aberto"),
+                name="unique_open_work_item",
+            ),
+        ]
+        indexes = [models.Index(fields=["jurisdiction", "status", "due_on"], name="workqueue_open_idx")]
+
+    def __str__(self) -> str:
+        return self.title

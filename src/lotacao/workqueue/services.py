@@ -1,0 +1,90 @@
+"""Refresh the work queue from every app's providers (the nightly `build_work_queue` job).
+
+A provider is a module with `items(today, horizon) -> Iterable[WorkItemSpec]`: whatever expires,
+falls due or waits for action within `horizon` days (or is already overdue). Items no longer
+produced are closed; open items keep their first date.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import import_module
+from importlib.util import find_spec
+
+from django.db import transaction
+
+from lotacao.workqueue.models import WorkItem
+
+PROVIDERS = [
+    "lotacao.documents.queue",
+    "lotacao.inspections.queue",
+    "lotacao.permits.queue",
+]
+
+
+@dataclass(frozen=True)
+class WorkItemSpec:
+    jurisdiction_id: str
+    kind: str
+    key: str
+    title: str
+    due_on: dt.date | None
+    url: str = ""
+
+
+@dataclass
+class RefreshResult:
+    opened: int = 0
+    kept: int = 0
+    closed: int = 0
+
+
+def collect(today: dt.date, horizon: int) -> Iterable[WorkItemSpec]:
+    for module in PROVIDERS:
+        if find_spec(module) is None:
+            continue
+        yield from import_module(module).items(today, horizon)
+
+
+@transaction.atomic
+def refresh(today: dt.date, horizon: int = 30) -> RefreshResult:
+    result = RefreshResult()
+    open_items = {
+        (w.jurisdiction_id, w.kind, w.key): w for w in WorkItem.objects.filter(status=WorkItem.Status.OPEN)
+    }
+    seen: set[tuple[str, str, str]] = set()
+    new: list[WorkItem] = []
+    changed: list[WorkItem] = []
+    for spec in collect(today, horizon):
+        ident = (spec.jurisdiction_id, spec.kind, spec.key)
+        if ident in seen:
+            continue
+        seen.add(ident)
+        item = open_items.get(ident)
+        if item is None:
+            new.append(
+                WorkItem(
+                    jurisdiction_id=spec.jurisdiction_id,
+                    kind=spec.kind,
+                    key=spec.key,
+                    title=spec.title,
+                    due_on=spec.due_on,
+                    url=spec.url,
+                    first_seen=today,
+                    last_seen=today,
+                )
+            )
+        else:
+            item.title, item.due_on, item.url, item.last_seen = spec.title, spec.due_on, spec.url, today
+            changed.append(item)
+    WorkItem.objects.bulk_create(new, batch_size=2000)
+    WorkItem.objects.bulk_update(changed, ["title", "due_on", "url", "last_seen"], batch_size=2000)
+    stale = [w.pk for ident, w in open_items.items() if ident not in seen]
+    for start in range(0, len(stale), 2000):
+        WorkItem.objects.filter(pk__in=stale[start : start + 2000]).update(
+            status=WorkItem.Status.CLOSED, closed_on=today
+        )
+    result.opened, result.kept, result.closed = len(new), len(changed), len(stale)
+    return result
