@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
@@ -47,6 +46,8 @@ def _make_evaluator(status: _Status, overrides: Any) -> Evaluator:
         try:
             result = evaluate_case(case, overrides=overrides)
         except Exception as exc:  # a bug of the engine: report it in the case's slot, keep going
+            import traceback
+
             traceback.print_exc(file=sys.stderr)
             status.internal = True
             return _error("internal_error", f"Erro interno do motor de regras: {type(exc).__name__}: {exc}")

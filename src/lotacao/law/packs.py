@@ -16,8 +16,6 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from lotacao.law.errors import CaseError, PackError
 
 PACKS_DIR = Path(os.environ.get("LOTACAO_PACKS_DIR") or Path(__file__).resolve().parent.parent / "packs")
@@ -42,9 +40,6 @@ OFFENDERS = frozenset(
 # Special `schema` values: the keys (mapping) or items (list) must be the catalogue's groups or codes.
 CATALOGUE_SCHEMAS = frozenset({"groups", "infractions"})
 
-_BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 # --------------------------------------------------------------------------- YAML with line numbers
 
 
@@ -58,11 +53,26 @@ class LineDict(dict[Any, Any]):
         return self.lines.get(key, self.line)
 
 
-class _Loader(_BaseLoader):  # type: ignore[misc]
-    pass
+_LOADER: Any = None
 
 
-def _construct_mapping(loader: Any, node: yaml.MappingNode) -> LineDict:
+def _loader_class() -> Any:
+    """The YAML loader (imported on first use: a cached pack needs no YAML at all)."""
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+        class _Loader(base):  # type: ignore[misc]
+            pass
+
+        _Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+        _LOADER = _Loader
+    return _LOADER
+
+
+def _construct_mapping(loader: Any, node: Any) -> LineDict:
     loader.flatten_mapping(node)
     result = LineDict()
     result.line = node.start_mark.line + 1
@@ -84,17 +94,16 @@ def _construct_mapping(loader: Any, node: yaml.MappingNode) -> LineDict:
     return result
 
 
-_Loader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
-
-
 def read_yaml(path: Path) -> Any:
     """Parse one YAML file; mappings become :class:`LineDict`. Syntax errors become PackError."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PackError(str(path), 0, f"não foi possível ler o arquivo: {exc.strerror}") from None
+    import yaml
+
     try:
-        loader = _Loader(text)
+        loader = _loader_class()(text)
         loader.name = str(path)
         try:
             return loader.get_single_data()
@@ -747,20 +756,72 @@ def _plain(value: Any) -> Any:
 _PACKS: dict[str, Pack] = {}
 
 
+_AVAILABLE: list[str] = []
+
+
 def available_packs() -> list[str]:
-    """The ids of the packs on disk (folders holding a pack.yaml)."""
-    if not PACKS_DIR.is_dir():
-        return []
-    return sorted(p.name for p in PACKS_DIR.iterdir() if (p / "pack.yaml").is_file())
+    """The ids of the packs on disk (folders holding a pack.yaml), read once per process."""
+    if not _AVAILABLE and PACKS_DIR.is_dir():
+        _AVAILABLE.extend(sorted(p.name for p in PACKS_DIR.iterdir() if (p / "pack.yaml").is_file()))
+    return list(_AVAILABLE)
 
 
 def get_pack(pack_id: str) -> Pack:
-    """The pack `pack_id`, loaded once per process. KeyError when there is no such pack."""
+    """The pack `pack_id`, loaded once per process. KeyError when there is no such pack.
+
+    A validated pack is also kept as a pickle in the user's cache (LOTACAO_CACHE_DIR, else
+    ~/.cache/lotacao), keyed by the size and mtime of every file of the pack and of this module,
+    so that a command that answers one case does not parse YAML again (fast start).
+    """
     pack = _PACKS.get(pack_id)
     if pack is None:
         directory = PACKS_DIR / pack_id
         bad_id = not pack_id or "/" in pack_id or pack_id.startswith(".")
         if bad_id or not (directory / "pack.yaml").is_file():
             raise KeyError(pack_id)
-        pack = _PACKS[pack_id] = load_pack(directory)
+        pack = _PACKS[pack_id] = _load_cached(directory)
+    return pack
+
+
+def _cache_file(directory: Path) -> Path | None:
+    import hashlib
+
+    try:
+        stamp = [f"{__file__}:{os.stat(__file__).st_mtime_ns}"]
+        for root, _dirs, files in os.walk(directory):
+            for name in sorted(files):
+                if name.endswith(".yaml"):
+                    st = os.stat(os.path.join(root, name))
+                    stamp.append(f"{root}/{name}:{st.st_size}:{st.st_mtime_ns}")
+    except OSError:
+        return None
+    digest = hashlib.sha256("\n".join(sorted(stamp)).encode()).hexdigest()[:24]
+    base = Path(os.environ.get("LOTACAO_CACHE_DIR") or Path.home() / ".cache" / "lotacao")
+    return base / f"pack-{directory.name}-{digest}.pickle"
+
+
+def _load_cached(directory: Path) -> Pack:
+    import pickle
+
+    if os.environ.get("LOTACAO_NO_PACK_CACHE"):
+        return load_pack(directory)
+    cache = _cache_file(directory)
+    if cache is not None and cache.is_file():
+        try:
+            with cache.open("rb") as fh:
+                cached = pickle.load(fh)  # noqa: S301 - our own cache, keyed by the pack's files
+            if isinstance(cached, Pack) and cached.path == directory:
+                return cached
+        except Exception:  # noqa: S110 - a stale or broken cache is simply rebuilt
+            pass
+    pack = load_pack(directory)
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+            with tmp.open("wb") as fh:
+                pickle.dump(pack, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, cache)
+        except OSError:
+            pass
     return pack
