@@ -90,7 +90,10 @@ def _offender(case: Mapping[str, Any], cfg: Config, pack: Pack) -> str:
     return offender
 
 
-def _infraction(case: Mapping[str, Any], cfg: Config, pack: Pack, offender: str) -> tuple[str, str | None]:
+def _infraction(
+    case: Mapping[str, Any], cfg: Config, pack: Pack, offender: str
+) -> tuple[str, str | None, str]:
+    """The catalogue code (after penalty.code_aliases), its group, and the code as given."""
     raw = case.get("infraction")
     if raw is None and offender == "unlicensed":
         raw = {"code": UNLICENSED_CODE}
@@ -118,9 +121,10 @@ def _infraction(case: Mapping[str, Any], cfg: Config, pack: Pack, offender: str)
             f'O código {UNLICENSED_CODE} é o do transporte sem autorização: informe offender "unlicensed".',
             "offender",
         )
+    given = code
     code = cfg.aliases.get(code, code)
     group = _group_of(code, raw.get("group"), cfg, pack, "infraction")
-    return code, group
+    return code, group, given
 
 
 def _group_of(code: str, given: Any, cfg: Config, pack: Pack, base: str) -> str | None:
@@ -321,6 +325,8 @@ def _fine(spec: PenaltySpec, table: FineTable, cfg: Config, repeat: int) -> _Rec
         reason = f": {table.reason}" if table.reason else ""
         text = f"multa de valor não definido no texto disponível ({table.param}{reason}){charged}"
         return "fine", out, (Decimal(-1), factor), text, tuple(cites), (table.param,)
+    if table.by:
+        charged += f" (valor fixado pelo órgão: {table.by}, {table.citation})"
     capped = ""
     if table.base_multiple is not None:
         entry = cfg.base_fine_entry
@@ -334,6 +340,8 @@ def _fine(spec: PenaltySpec, table: FineTable, cfg: Config, repeat: int) -> _Rec
         out["amount"] = str(value)
         text = f"multa de {brl(value)} ({number_pt(table.base_multiple)} × Vb de {brl(cfg.base_fine)}"
         text += f", × {number_pt(factor)})" if factor != 1 else ")"
+        if entry.by:
+            text += f" (Vb fixado pelo órgão: {entry.by}, {entry.citation})"
     elif table.amount is not None:
         value = (table.amount * factor).quantize(CENT, rounding=ROUND_HALF_UP)
         if spec.max is not None and value > spec.max:
@@ -421,7 +429,7 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     day = ctx.date
     cfg = config_for(pack, day)
     offender = _offender(case, cfg, pack)
-    code, group = _infraction(case, cfg, pack, offender)
+    code, group, given = _infraction(case, cfg, pack, offender)
     finals, pending, annulled = _history(case, cfg, pack, day)
     res = _Result()
     lines: list[str] = []
@@ -444,9 +452,12 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
         lines.append(
             f'Infração {code}, da classe "{group_label}", cometida em {when} por {OFFENDER_PT[offender]}.'
         )
-    if offender != "unlicensed" and case.get("infraction", {}).get("code") != code:
-        lines.append(f"O código informado corresponde, nesta lei, a {code} (penalty.code_aliases).")
-        res.interpretations.append("penalty.code_aliases")
+    if given != code:
+        entry = cfg.aliases_entry
+        assert entry is not None
+        res.cite(entry.citation)
+        lines.append(f"O código informado ({given}) corresponde, nesta lei, a {code} (penalty.code_aliases).")
+        _interp(res, cfg, "penalty.code_aliases")
     if finals or pending or annulled:
         ignored = []
         if pending:
@@ -661,6 +672,8 @@ def _points(
         if cfg.thresholds_entry is not None:
             res.cite(cfg.thresholds_entry.citation)
         return {"added": None, "totals": {w.key: None for w in windows}}
+    if entry.by:
+        lines.append(f"Pontos por grupo fixados pelo órgão ({entry.by}, {entry.citation}).")
     added = table.get(group, 0)
     totals: dict[str, int] = {}
     for w in windows:

@@ -111,6 +111,7 @@ class FineTable:
     units: Decimal | None = None
     unit: str | None = None
     base_multiple: Decimal | None = None
+    by: str | None = None  # who supplied the value, when an agency override did
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,9 +381,16 @@ class _Reader:
         raw = entry.value
         if not isinstance(raw, dict):
             raise self.fail(name, "a multa deve ser um mapa: amount, units+unit ou base_multiple")
+        by = entry.by
         if "amount" in raw and len(raw) == 1:
             return FineTable(
-                key, name, "value", entry.citation, None, amount=self.decimal(name, raw["amount"], "amount")
+                key,
+                name,
+                "value",
+                entry.citation,
+                None,
+                amount=self.decimal(name, raw["amount"], "amount"),
+                by=by,
             )
         if "base_multiple" in raw and len(raw) == 1:
             return FineTable(
@@ -392,6 +400,7 @@ class _Reader:
                 entry.citation,
                 None,
                 base_multiple=self.decimal(name, raw["base_multiple"], "base_multiple"),
+                by=by,
             )
         if set(raw) == {"units", "unit"} and isinstance(raw["unit"], str):
             return FineTable(
@@ -401,6 +410,7 @@ class _Reader:
                 entry.citation,
                 None,
                 units=self.decimal(name, raw["units"], "units"),
+                by=by,
                 unit=raw["unit"],
             )
         raise self.fail(name, f"multa inválida {raw!r}: use amount, units+unit ou base_multiple")
