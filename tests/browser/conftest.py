@@ -21,11 +21,17 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("LOTACAO_CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
     "--disable-dev-shm-usage",
 ]
-PASSWORD = "senha-de-teste-123"  # noqa: S105 - the test world's password
+PASSWORD = "senha-de-teste-123"
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +39,9 @@ pytestmark = pytest.mark.browser
 def pytest_collection_modifyitems(items: list[Any]) -> None:
     if os.path.exists(CHROMIUM):
         return
-    skip = pytest.mark.skip(reason=f"Chromium não encontrado em {CHROMIUM} (o .ci/run instala o pacote chromium)")
+    skip = pytest.mark.skip(
+        reason=f"Chromium não encontrado em {CHROMIUM} (o .ci/run instala o pacote chromium)"
+    )
     for item in items:
         if "tests/browser/" in str(item.fspath):
             item.add_marker(skip)
@@ -61,7 +69,10 @@ def page(browser: Any) -> Iterator[Any]:
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
         locale="pt-BR",
     )
     page = context.new_page()
