@@ -23,3 +23,8 @@ def test_dates_are_day_month_year() -> None:
 
 def test_portuguese_and_recife_time_are_the_defaults() -> None:
     assert settings.LANGUAGE_CODE == "pt-br" and settings.TIME_ZONE == "America/Recife"
+
+
+def test_health_answers_without_signing_in(client: object) -> None:
+    response = client.get("/saude/")  # type: ignore[attr-defined]
+    assert response.status_code == 200 and response.json() == {"status": "ok"}

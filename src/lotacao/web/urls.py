@@ -5,4 +5,5 @@ from lotacao.web import views
 app_name = "web"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("saude/", views.health, name="health"),
 ]

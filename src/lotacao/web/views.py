@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from lotacao.accounts.models import Role
@@ -45,3 +45,8 @@ def home(request: HttpRequest) -> HttpResponse:
         )
     context["panels"] = panels
     return render(request, "web/home.html", context)
+
+
+def health(request: HttpRequest) -> JsonResponse:
+    """Liveness for the operator's monitoring (and the benchmarks' bare JSON baseline): no database."""
+    return JsonResponse({"status": "ok"})
