@@ -28,3 +28,8 @@ def test_portuguese_and_recife_time_are_the_defaults() -> None:
 def test_health_answers_without_signing_in(client: object) -> None:
     response = client.get("/saude/")  # type: ignore[attr-defined]
     assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+def test_years_are_not_shown_with_a_thousands_separator(world: object, client: object) -> None:
+    body = client.get("/publico/veiculos/ABA1C23/").content.decode()  # type: ignore[attr-defined]
+    assert "fabricação 2020" in body and "2.020" not in body

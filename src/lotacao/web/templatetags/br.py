@@ -22,6 +22,11 @@ def brl_filter(value: Decimal | int | str | None) -> str:
 def date_filter(value: Any) -> str:
     if isinstance(value, dt.datetime):
         value = value.date()
+    if isinstance(value, str) and len(value) == 10:
+        try:
+            value = dt.date.fromisoformat(value)
+        except ValueError:
+            return value
     return br_date(value) if isinstance(value, dt.date) else ("—" if value in (None, "") else str(value))
 
 
