@@ -1,0 +1,173 @@
+"""What the law says about a vehicle, read from the packs and the rules engine (no jurisdiction names).
+
+- `entry(code, name, on)`: a pack parameter in force, or None where this law has no such rule;
+- `assess(...)`: the engine's `vehicle` kind (admission, stay, replacement, inspection);
+- `age_limit(vehicle, on)`: the first day the vehicle is over its age limit (`vehicle.max_age`),
+  and `replacement_deadline(...)`: the engine's `vehicle_replacement` deadline from that day;
+- `clearance(...)`: the billing app's clearance check (quitação), imported lazily.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from importlib import import_module
+from importlib.util import find_spec
+from typing import Any
+
+from lotacao.core.formats import br_date
+from lotacao.law.evaluate import evaluate_case
+from lotacao.law.packs import Entry, get_pack
+
+
+def entry(code: str, name: str, on: dt.date) -> Entry | None:
+    pack = get_pack(code)
+    if not pack.has(name):
+        return None
+    found = pack.resolve(name, on)
+    return None if found.status == "repealed" else found
+
+
+def value(code: str, name: str, on: dt.date) -> Any:
+    found = entry(code, name, on)
+    return found.value if found is not None and found.status == "value" else None
+
+
+def vehicle_case(vehicle: Any, insurance: dict[str, str] | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "category": vehicle.category,
+        "manufacture_year": int(vehicle.manufacture_year),
+        "seats": int(vehicle.seats),
+        "doors": int(vehicle.doors),
+    }
+    if insurance is not None:
+        data["insurance"] = insurance
+    return data
+
+
+def assess(
+    code: str,
+    action: str,
+    on: dt.date,
+    vehicle: Any,
+    *,
+    replaced: Any = None,
+    insurance: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The engine's answer for a vehicle (objects with category, manufacture_year, seats, doors)."""
+    case: dict[str, Any] = {
+        "jurisdiction": code,
+        "kind": "vehicle",
+        "action": action,
+        "date": on.isoformat(),
+        "vehicle": vehicle_case(vehicle, insurance),
+    }
+    if replaced is not None:
+        case["replaced"] = vehicle_case(replaced)
+    result = evaluate_case(case)
+    if "error" in result:
+        return {
+            "eligible": False,
+            "violations": [{"rule": "case", "message": result["error"]["message"], "citation": ""}],
+            "citations": [],
+            "explanation": result["error"]["message"],
+            "missing_parameters": [],
+        }
+    return result
+
+
+def violations_text(result: dict[str, Any]) -> list[str]:
+    return [
+        f"{v['message']} ({v['citation']})" if v.get("citation") else v["message"]
+        for v in result["violations"]
+    ]
+
+
+@dataclass(frozen=True)
+class AgeLimit:
+    limit_years: int | None
+    reached_on: dt.date | None  # the first day the vehicle is over its limit
+    citation: str
+    replacement_due: dt.date | None = None
+    replacement_citation: str = ""
+
+
+def max_age_years(code: str, category: str, on: dt.date) -> tuple[int | None, str]:
+    found = entry(code, "vehicle.max_age", on)
+    if found is None or found.status != "value":
+        return None, found.citation if found is not None else ""
+    limit = found.value.get(category, found.value.get("any"))
+    return (int(limit) if limit is not None else None), found.citation
+
+
+def age_limit(vehicle: Any, on: dt.date) -> AgeLimit:
+    """Age on a date = its year - the manufacture year; "up to N years" holds while age <= N."""
+    code = vehicle.jurisdiction_id
+    years, cite = max_age_years(code, vehicle.category, on)
+    if years is None:
+        return AgeLimit(None, None, cite)
+    reached = dt.date(int(vehicle.manufacture_year) + years + 1, 1, 1)
+    due, due_cite = replacement_deadline(code, reached)
+    return AgeLimit(years, reached, cite, due, due_cite)
+
+
+def replacement_deadline(code: str, reached: dt.date) -> tuple[dt.date | None, str]:
+    if not get_pack(code).has("deadline.vehicle_replacement"):
+        return None, ""
+    result = evaluate_case(
+        {
+            "jurisdiction": code,
+            "kind": "deadline",
+            "deadline": "vehicle_replacement",
+            "date": reached.isoformat(),
+        }
+    )
+    if "error" in result or not result.get("due"):
+        return None, ""
+    return dt.date.fromisoformat(result["due"]), "; ".join(result["citations"])
+
+
+@dataclass(frozen=True)
+class Clearance:
+    cleared: bool
+    message: str = ""
+
+
+def clearance(holder: Any, on: dt.date, procedure: str) -> Clearance:
+    """Ask the billing app whether unpaid fines or fees block `procedure` (quitação).
+
+    Without a holder, or before the billing app provides its selector, nothing blocks.
+    """
+    if holder is None or find_spec("lotacao.billing.selectors") is None:
+        return Clearance(True)
+    check = getattr(import_module("lotacao.billing.selectors"), "clearance", None)
+    if check is None:
+        return Clearance(True)
+    result = check(holder=holder, on=on, procedure=procedure)
+    return _as_clearance(result)
+
+
+def _as_clearance(result: Any) -> Clearance:
+    if isinstance(result, bool):
+        return Clearance(result, "" if result else "Há débitos pendentes que impedem este procedimento.")
+    get = result.get if isinstance(result, dict) else lambda k, d=None: getattr(result, k, d)
+    cleared = get("cleared", get("ok", get("clear", True)))
+    message = get("message", "") or get("explanation", "") or ""
+    reasons = get("reasons", None) or get("blocking", None)
+    if not message and reasons:
+        message = "; ".join(str(r) for r in reasons)
+    citation = get("citation", "")
+    if citation and citation not in message:
+        message = f"{message} ({citation})"
+    return Clearance(bool(cleared), str(message or "Há débitos pendentes que impedem este procedimento."))
+
+
+def seal_rule(code: str, on: dt.date) -> tuple[dict[str, Any] | None, Entry | None]:
+    found = entry(code, "inspection.seal", on)
+    if found is None or found.status != "value":
+        return None, found
+    return dict(found.value), found
+
+
+def pt(day: dt.date | None) -> str:
+    return br_date(day) if day else "—"
