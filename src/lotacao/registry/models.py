@@ -27,6 +27,12 @@ class Person(TenantModel):
     cnh_number = models.CharField("CNH", max_length=11, blank=True)
     cnh_category = models.CharField("categoria da CNH", max_length=3, blank=True)
     cnh_expiry = models.DateField("validade da CNH", null=True, blank=True)
+    residence_since = models.DateField(
+        "reside no município desde",
+        null=True,
+        blank=True,
+        help_text="Data a partir da qual a residência no município está comprovada.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "holder_records__id"
@@ -205,3 +211,47 @@ class Line(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.code} — {self.name}"
+
+
+class LineRepresentative(TenantModel):
+    """A representative elected by the permit holders of a line (a coordinator, an auxiliary…).
+
+    Which positions exist and how many per line come from the pack (`people.line_representatives`).
+    """
+
+    line = models.ForeignKey(Line, on_delete=models.PROTECT, related_name="representatives")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="line_positions")
+    organization = models.ForeignKey(
+        Company,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="line_representatives",
+        verbose_name="entidade (associação ou cooperativa)",
+    )
+    position = models.CharField("função", max_length=30)
+    term_start = models.DateField("início do mandato")
+    term_end = models.DateField("fim do mandato", null=True, blank=True)
+    ended_on = models.DateField("encerrado em", null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["line", "position", "term_start"]
+        verbose_name = "representante de linha"
+        verbose_name_plural = "representantes de linha"
+
+    def __str__(self) -> str:
+        return f"{self.person} — {self.position_label} ({self.line.code})"
+
+    @property
+    def position_label(self) -> str:
+        return POSITION_LABELS.get(self.position, self.position)
+
+
+POSITION_LABELS = {
+    "representative": "Representante da linha",
+    "coordinator": "Coordenador(a)",
+    "auxiliary": "Auxiliar",
+}
