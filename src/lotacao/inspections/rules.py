@@ -148,18 +148,11 @@ def clearance(holder: Any, on: dt.date, procedure: str) -> Clearance:
 
 
 def _as_clearance(result: Any) -> Clearance:
-    if isinstance(result, bool):
-        return Clearance(result, "" if result else "Há débitos pendentes que impedem este procedimento.")
-    get = result.get if isinstance(result, dict) else lambda k, d=None: getattr(result, k, d)
-    cleared = get("cleared", get("ok", get("clear", True)))
-    message = get("message", "") or get("explanation", "") or ""
-    reasons = get("reasons", None) or get("blocking", None)
-    if not message and reasons:
-        message = "; ".join(str(r) for r in reasons)
-    citation = get("citation", "")
-    if citation and citation not in message:
-        message = f"{message} ({citation})"
-    return Clearance(bool(cleared), str(message or "Há débitos pendentes que impedem este procedimento."))
+    """billing.selectors.Clearance: `clear`, `reasons` (Portuguese, citing the article)."""
+    if bool(getattr(result, "clear", result)):
+        return Clearance(True)
+    reasons = [str(r) for r in getattr(result, "reasons", []) or []]
+    return Clearance(False, " ".join(reasons) or "Há débitos pendentes que impedem este procedimento.")
 
 
 def seal_rule(code: str, on: dt.date) -> tuple[dict[str, Any] | None, Entry | None]:
@@ -167,6 +160,14 @@ def seal_rule(code: str, on: dt.date) -> tuple[dict[str, Any] | None, Entry | No
     if found is None or found.status != "value":
         return None, found
     return dict(found.value), found
+
+
+def description(code: str, name: str) -> str:
+    return get_pack(code).parameters[name].description
+
+
+def cite(code: str, text: str) -> str:
+    return get_pack(code).cite(text)
 
 
 def pt(day: dt.date | None) -> str:
