@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from importlib import import_module
+from importlib.util import find_spec
 from typing import Any
 
 import pytest
@@ -74,9 +76,17 @@ def _make_world() -> World:
             "registry.vehicle": vehicle,
             "registry.line": line,
         }
-    return World(a=a, b=b, users=users, objects=objects)
+    world = World(a=a, b=b, users=users, objects=objects)
+    for module in WORLD_EXTENSIONS:  # each app adds the objects its id-taking URLs expose
+        if find_spec(module) is not None:
+            import_module(module).extend_world(world)
+    return world
+
+
+WORLD_EXTENSIONS = ["lotacao.documents.testing"]
 
 
 @pytest.fixture
-def world(db: Any) -> World:
+def world(db: Any, settings: Any, tmp_path: Any) -> World:
+    settings.MEDIA_ROOT = tmp_path / "media"  # uploaded files of a test stay in the test
     return _make_world()

@@ -54,6 +54,12 @@ class Person(TenantModel):
     def cpf_display(self) -> str:
         return format_cpf(self.cpf)
 
+    @property
+    def address_display(self) -> str:
+        street = ", ".join(p for p in (self.street, self.number, self.complement) if p)
+        place = " — ".join(p for p in (self.district, f"{self.city}/{self.state}".strip("/")) if p)
+        return " · ".join(p for p in (street, place) if p)
+
 
 class Company(TenantModel):
     class Kind(models.TextChoices):
