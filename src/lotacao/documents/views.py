@@ -163,7 +163,7 @@ class DocumentFile(LoginRequiredMixin, View):
 
     model = Document
 
-    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse | FileResponse:
         document = get_object_or_404(Document.objects.all(), pk=pk)
         try:
             handle = services.open_document(user=request.user, access=_access(request), document=document)
