@@ -62,8 +62,8 @@ def test_revocation_bans_reentry_for_five_years_in_recife(make: Any) -> None:
     assert not result.eligible
     message = f"{result.reasons[0].message}, {result.reasons[0].citation}"
     assert (
-        message
-        == f"CPF em período de impedimento até 12/03/2027 — cassação da permissão em 12/03/2022, {RECIFE}, art. 37"
+        message == "CPF em período de impedimento até 12/03/2027 — cassação da permissão em 12/03/2022, "
+        f"{RECIFE}, art. 37"
     )
     assert "13/03/2027" in result.reasons[0].unblock
     before = _snapshot(application)
@@ -135,7 +135,7 @@ def test_one_vehicle_serves_one_live_permit_and_one_line_per_holder(make: Any) -
     j = make.jurisdiction("esteio")
     permit = make.permit(j)
     other = services.apply_for_permit(actor=None, holder=make.holder(j), reason="req", applied_on=DAY)
-    with pytest.raises(ValidationError, match="outro permissionário|outra permissão vigente"):
+    with pytest.raises(ValidationError, match=r"outro permissionário|outra permissão vigente"):
         services.grant_permit(
             actor=None, permit=other, line=permit.line, vehicle=permit.vehicle, reason="outorga", on=DAY
         )
@@ -161,7 +161,7 @@ def test_clearance_blocks_the_grant_in_recife(make: Any) -> None:
     assert not Permit.objects.filter(status="active").exists()
 
 
-# ------------------------------------------------------------------ Maricá: residence, provisional, withdrawal
+# ------------------------------------------------------------ Maricá: residence, provisional, withdrawal
 
 
 def test_marica_requires_one_year_of_residence(make: Any) -> None:
@@ -345,7 +345,7 @@ def test_cabo_third_party_transfer_once_for_existing_operators(make: Any) -> Non
     assert new.number == operator.number and new.transfers == 1 and new.vehicle_id == operator.vehicle_id
     assert Permit.unscoped.get(pk=operator.pk).status == "transferred"
     assert new.vehicle.holder_id == new.holder_id
-    with pytest.raises(ValidationError, match="alínea a|já foi transferida"):
+    with pytest.raises(ValidationError, match=r"alínea a|já foi transferida"):
         services.transfer_permit(
             actor=None,
             permit=new,
@@ -432,7 +432,7 @@ def test_invalid_transitions_are_refused(make: Any, action: str) -> None:
     if action != "grant_again":
         services.revoke_permit(actor=None, permit=permit, reason="cassada", on=DAY)
     before = _snapshot(permit)
-    with pytest.raises(ValidationError, match="Não é possível .*: a permissão está (cassada|ativa)"):
+    with pytest.raises(ValidationError, match=r"Não é possível .*: a permissão está (cassada|ativa)"):
         if action == "suspend":
             services.suspend_permit(
                 actor=None, permit=permit, until=DAY + dt.timedelta(days=5), reason="x", on=DAY
