@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from lotacao.core.tenancy import ALL_HOLDERS, TenantModel
+from lotacao.core.tenancy import TenantModel
 from lotacao.registry.models import Vehicle
 
 COVERAGES = {
@@ -180,7 +180,7 @@ class ReregistrationCampaign(TenantModel):
     citations = models.JSONField("fundamentos", default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    holder_path: ClassVar[str | None] = ALL_HOLDERS  # the agency's public calendar
+    holder_path: ClassVar[str | None] = None  # staff screens only
 
     class Meta:
         ordering = ["-year"]

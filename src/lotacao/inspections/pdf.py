@@ -1,0 +1,47 @@
+"""PDFs of the inspections app (WeasyPrint): the seal, with a QR code (segno) that opens the
+vehicle's public page, and the irregularity notice (Maricá art. 65, § 1º: its required contents)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.template.loader import render_to_string
+from weasyprint import HTML
+
+from lotacao.law.packs import get_pack
+
+
+def qr_data_uri(url: str) -> str:
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
+
+
+def seal_pdf(seal: Any, public_url: str) -> bytes:
+    vehicle = seal.vehicle
+    html = render_to_string(
+        "inspections/seal_pdf.html",
+        {
+            "seal": seal,
+            "vehicle": vehicle,
+            "jurisdiction": vehicle.jurisdiction,
+            "law": get_pack(vehicle.jurisdiction_id).law,
+            "qr": qr_data_uri(public_url),
+            "public_url": public_url,
+        },
+    )
+    return bytes(HTML(string=html).write_pdf())
+
+
+def notice_pdf(notice: Any) -> bytes:
+    vehicle = notice.vehicle
+    html = render_to_string(
+        "inspections/notice_pdf.html",
+        {
+            "notice": notice,
+            "inspection": notice.inspection,
+            "vehicle": vehicle,
+            "holder": vehicle.holder,
+            "jurisdiction": vehicle.jurisdiction,
+        },
+    )
+    return bytes(HTML(string=html).write_pdf())
