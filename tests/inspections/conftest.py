@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from lotacao.core.demo import _cpf, _cnpj
+from lotacao.core.demo import _cnpj, _cpf
 
 TODAY = dt.date.today()
 
@@ -18,7 +18,11 @@ def make_jurisdiction(code: str) -> Any:
 
     pack = get_pack(code)
     return Jurisdiction.objects.create(
-        code=code, name=pack.name, official_name=f"Órgão de {pack.name}", state=pack.state, timezone=pack.timezone
+        code=code,
+        name=pack.name,
+        official_name=f"Órgão de {pack.name}",
+        state=pack.state,
+        timezone=pack.timezone,
     )
 
 

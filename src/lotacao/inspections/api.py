@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
 from lotacao.inspections import permissions, rules, selectors, services
@@ -206,11 +206,11 @@ def list_insurance(request: HttpRequest, vehicle_id: int) -> list[InsuranceOut]:
 
 
 @router.post("/vehicles/{vehicle_id}/insurance", response={201: InsuranceOut})
-def add_insurance(request: HttpRequest, vehicle_id: int, payload: InsuranceIn) -> tuple[int, InsuranceOut]:
+def add_insurance(request: HttpRequest, vehicle_id: int, payload: InsuranceIn) -> Status[InsuranceOut]:
     vehicle = _vehicle(vehicle_id)
     _require(request, vehicle.jurisdiction_id, permissions.VEHICLE_ROLES)
     policy = services.register_insurance(actor=request.user, vehicle=vehicle, **payload.dict())
-    return 201, _insurance(policy)
+    return Status(201, _insurance(policy))
 
 
 @router.get("/vehicles/{vehicle_id}/inspections", response=list[InspectionOut])
@@ -220,11 +220,11 @@ def list_inspections(request: HttpRequest, vehicle_id: int) -> list[InspectionOu
 
 
 @router.post("/vehicles/{vehicle_id}/inspections", response={201: InspectionOut})
-def schedule(request: HttpRequest, vehicle_id: int, payload: ScheduleIn) -> tuple[int, InspectionOut]:
+def schedule(request: HttpRequest, vehicle_id: int, payload: ScheduleIn) -> Status[InspectionOut]:
     vehicle = _vehicle(vehicle_id)
     _require(request, vehicle.jurisdiction_id, permissions.INSPECTION_ROLES)
     inspection = services.schedule_inspection(actor=request.user, vehicle=vehicle, **payload.dict())
-    return 201, _inspection(inspection)
+    return Status(201, _inspection(inspection))
 
 
 @router.get("/inspections/{inspection_id}", response=InspectionOut)
@@ -247,12 +247,10 @@ def list_seals(request: HttpRequest, vehicle_id: int) -> list[SealOut]:
 
 
 @router.post("/vehicles/{vehicle_id}/seals", response={201: SealOut})
-def issue(
-    request: HttpRequest, vehicle_id: int, reason: str = "Emissão de selo pela API"
-) -> tuple[int, SealOut]:
+def issue(request: HttpRequest, vehicle_id: int, reason: str = "Emissão de selo pela API") -> Status[SealOut]:
     vehicle = _vehicle(vehicle_id)
     _require(request, vehicle.jurisdiction_id, permissions.INSPECTION_ROLES)
-    return 201, _seal(services.issue_seal(actor=request.user, vehicle=vehicle, reason=reason))
+    return Status(201, _seal(services.issue_seal(actor=request.user, vehicle=vehicle, reason=reason)))
 
 
 @router.get("/seals/{seal_id}/pdf", url_name="seal_pdf")

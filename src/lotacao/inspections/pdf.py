@@ -16,9 +16,9 @@ def qr_data_uri(url: str) -> str:
     return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
 
 
-def seal_pdf(seal: Any, public_url: str) -> bytes:
+def seal_html(seal: Any, public_url: str) -> str:
     vehicle = seal.vehicle
-    html = render_to_string(
+    return render_to_string(
         "inspections/seal_pdf.html",
         {
             "seal": seal,
@@ -29,7 +29,10 @@ def seal_pdf(seal: Any, public_url: str) -> bytes:
             "public_url": public_url,
         },
     )
-    return bytes(HTML(string=html).write_pdf())
+
+
+def seal_pdf(seal: Any, public_url: str) -> bytes:
+    return bytes(HTML(string=seal_html(seal, public_url)).write_pdf())
 
 
 def notice_pdf(notice: Any) -> bytes:

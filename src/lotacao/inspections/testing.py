@@ -52,7 +52,7 @@ def extend_world(world: Any) -> None:
             valid_until=today + dt.timedelta(days=364),
         )
         campaign = ReregistrationCampaign.objects.create(
-            jurisdiction=jurisdiction, year=today.year, starts_on=today, ends_on=today + dt.timedelta(days=30)
+            jurisdiction=jurisdiction, year=2001, starts_on=dt.date(2001, 1, 2), ends_on=dt.date(2001, 2, 28)
         )
         objects["inspections.inspection"] = failed
         objects["inspections.irregularitynotice"] = notice
