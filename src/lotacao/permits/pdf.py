@@ -1,0 +1,40 @@
+"""The term of permit (termo de permissão) as PDF (WeasyPrint), with a QR code (segno) that opens
+the public page of the vehicle's plate."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import segno
+from django.template.loader import render_to_string
+from weasyprint import HTML
+
+from lotacao.law.packs import get_pack
+from lotacao.permits.models import Permit
+
+
+def qr_data_uri(url: str) -> str:
+    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
+
+
+def term_pdf(permit: Permit, *, public_url: str, on: dt.date, uncompressed: bool = False) -> bytes:
+    pack = get_pack(permit.jurisdiction_id)
+    eligibility: dict[str, Any] = permit.eligibility or {}
+    citations = [permit.term_citation, *eligibility.get("quota_citations", [])]
+    html = render_to_string(
+        "permits/term.html",
+        {
+            "permit": permit,
+            "status": permit.effective_status_label(on),
+            "agency": permit.jurisdiction.official_name,
+            "jurisdiction": permit.jurisdiction,
+            "law_title": pack.law_title,
+            "citations": [c for c in dict.fromkeys(citations) if c],
+            "agents": [a for a in permit.agents.all() if a.is_current(on)],
+            "public_url": public_url,
+            "qr": qr_data_uri(public_url),
+            "today": on,
+        },
+    )
+    return bytes(HTML(string=html, base_url=public_url).write_pdf(uncompressed_pdf=uncompressed))
