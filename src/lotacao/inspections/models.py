@@ -77,7 +77,7 @@ class VehicleAssessment(TenantModel):
     on = models.DateField("data")
     eligible = models.BooleanField("apto")
     violations = models.JSONField("irregularidades", default=list, blank=True)
-    citations = models.JSONField("fundamentos", default=list)
+    citations = models.JSONField("fundamentos", default=list, blank=True)
     explanation = models.TextField("explicação")
     decharacterization_proof = models.CharField(
         "comprovação da descaracterização do substituído", max_length=300, blank=True
@@ -145,10 +145,10 @@ class IrregularityNotice(TenantModel):
     vehicle = models.ForeignKey(Vehicle, on_delete=models.PROTECT, related_name="irregularity_notices")
     number = models.CharField("número", max_length=30)
     issued_on = models.DateField("emitida em")
-    faults = models.JSONField("falhas a corrigir", default=list)
+    faults = models.JSONField("falhas a corrigir", default=list, blank=True)
     representation_due = models.DateField("reapresentar o veículo até")
     deadline_citation = models.CharField("fundamento do prazo", max_length=300)
-    citations = models.JSONField("fundamentos", default=list)
+    citations = models.JSONField("fundamentos", default=list, blank=True)
     resolved_by = models.ForeignKey(
         Inspection, on_delete=models.PROTECT, null=True, blank=True, related_name="resolved_notices"
     )
@@ -241,7 +241,7 @@ class Seal(TenantModel):
     number = models.CharField("número", max_length=30)
     issued_on = models.DateField("emitido em")
     valid_until = models.DateField("válido até")
-    citations = models.JSONField("fundamentos", default=list)
+    citations = models.JSONField("fundamentos", default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "vehicle__holder_id"
