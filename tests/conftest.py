@@ -83,7 +83,7 @@ def _make_world() -> World:
     return world
 
 
-WORLD_EXTENSIONS = ["lotacao.documents.testing", "lotacao.inspections.testing"]
+WORLD_EXTENSIONS = ["lotacao.documents.testing", "lotacao.inspections.testing", "lotacao.permits.testing"]
 
 
 @pytest.fixture
