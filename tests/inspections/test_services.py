@@ -544,3 +544,46 @@ def test_public_info_reports_an_expired_seal(marica: Any) -> None:
     assert info["authorized"] is False
     assert any(f"vencido em {seal.valid_until:%d/%m/%Y}" in r for r in info["reasons"])
     assert set(info) <= {"authorized", "seal_valid_until", "insurance_valid_until", "reasons"}
+
+
+def test_replacement_moves_the_permit_to_the_new_vehicle(marica: Any) -> None:
+    from lotacao.permits.models import Permit
+
+    old = marica["vehicle"]
+    permit = Permit.objects.create(
+        jurisdiction=marica["jurisdiction"],
+        holder=marica["holder"],
+        vehicle=old,
+        number="TP-1",
+        status="active",
+        applied_on=TODAY - dt.timedelta(days=100),
+        granted_on=TODAY - dt.timedelta(days=90),
+    )
+    new = services.replace_vehicle(
+        actor=None,
+        replaced=old,
+        plate="QQQ1A11",
+        manufacture_year=TODAY.year,
+        category="van",
+        seats=16,
+        doors=4,
+        reason="troca",
+        decharacterization_proof="baixa da placa de aluguel",
+    )
+    permit.refresh_from_db()
+    assert permit.vehicle == new
+    assert AuditEvent.objects.filter(action="permit.vehicle_replaced", object_id=str(permit.pk)).exists()
+
+
+def test_demo_has_insurance_notices_seals_and_a_campaign(db: Any) -> None:
+    from lotacao.core import demo
+    from lotacao.inspections.models import ReregistrationCampaign
+
+    demo.load(TODAY)
+    assert IrregularityNotice.objects.filter(jurisdiction_id="marica", resolved_on__isnull=True).exists()
+    assert Seal.objects.filter(jurisdiction_id="marica").exists()
+    assert Seal.objects.filter(jurisdiction_id="recife", reregistration__isnull=False).exists()
+    assert InsurancePolicy.objects.filter(valid_until__lte=TODAY + dt.timedelta(days=30)).count() >= 5
+    assert ReregistrationCampaign.objects.filter(jurisdiction_id="recife", year=TODAY.year).exists()
+    again = demo.load(TODAY)
+    assert again.created == 0
