@@ -26,7 +26,7 @@ def date_filter(value: Any) -> str:
         try:
             value = dt.date.fromisoformat(value)
         except ValueError:
-            return value
+            return str(value)
     return br_date(value) if isinstance(value, dt.date) else ("—" if value in (None, "") else str(value))
 
 
