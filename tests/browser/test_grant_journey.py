@@ -1,7 +1,8 @@
 """A clerk registers a person and a vehicle, then grants a permit through the guided flow.
 
-The holder's document file is H5's journey; here it is taken as complete (document_check faked)
-so that this journey exercises registration, eligibility, quotas and the grant itself.
+Between registering the person and applying, the documents the law requires (Recife art. 7)
+are received and accepted through the documents services, as the counter would; the grant's
+eligibility then checks the real file.
 """
 
 from __future__ import annotations
@@ -16,23 +17,37 @@ from lotacao.core.demo import _cpf
 pytestmark = pytest.mark.browser
 
 
-class _Complete:
-    complete = True
-    missing: list[str] = []
-    expired: list[str] = []
-    pending: list[str] = []
-    citations: list[str] = []
-    labels: dict[str, str] = {}
-    explanation: list[str] = []
-    missing_parameters: list[str] = []
+def _deliver_required_documents(cpf: str) -> None:
+    """Upload and accept every document Recife requires of a holder (art. 7), valid for a year."""
+    from django.core.files.base import ContentFile
+
+    from lotacao.documents import services
+    from lotacao.documents.demo import pdf_bytes
+    from lotacao.documents.rules import requirements
+    from lotacao.registry.models import Person
+
+    person = Person.objects.get(jurisdiction_id="recife", cpf=cpf)
+    today = dt.date.today()
+    for item in requirements("recife", "holder", today).items:
+        if item.person_field:  # checked from the person's own record (the CNH typed on the form)
+            continue
+        document = services.upload_document(
+            actor=None,
+            person=person,
+            code=item.code,
+            file=ContentFile(pdf_bytes(item.label), name="doc.pdf"),
+            issued_on=today - dt.timedelta(days=5),
+            valid_until=today + dt.timedelta(days=365) if item.expires else None,
+            reason="Entregue no balcão",
+        )
+        services.review_document(actor=None, document=document, accepted=True)
 
 
 def test_clerk_registers_person_and_vehicle_and_grants_a_permit(
-    page: Any, live_server: Any, bworld: Any, sign_in: Any, monkeypatch: pytest.MonkeyPatch
+    page: Any, live_server: Any, bworld: Any, sign_in: Any
 ) -> None:
     from lotacao.permits.models import Permit
 
-    monkeypatch.setattr("lotacao.documents.selectors.document_check", lambda **kw: _Complete())
     url = live_server.url
     cpf = _cpf(777_000_001)
     sign_in(page, "atendente.recife")
@@ -44,9 +59,20 @@ def test_clerk_registers_person_and_vehicle_and_grants_a_permit(
         "#id_birth_date",
         "1979-05-20" if page.get_attribute("#id_birth_date", "type") == "date" else "20/05/1979",
     )
+    page.fill("#id_cnh_number", "12345678900")
+    page.select_option("#id_cnh_category", "D")
+    expiry = dt.date.today() + dt.timedelta(days=900)
+    page.fill(
+        "#id_cnh_expiry",
+        expiry.isoformat()
+        if page.get_attribute("#id_cnh_expiry", "type") == "date"
+        else f"{expiry:%d/%m/%Y}",
+    )
     with page.expect_navigation():
         page.click("main button[type=submit]")
     assert "Severino Ramos da Silva" in page.inner_text("main")
+
+    _deliver_required_documents(cpf)
 
     page.goto(f"{url}/cadastro/veiculos/novo/")
     page.fill("#id_plate", "KLM4N56")

@@ -76,3 +76,26 @@ def test_an_unknown_plate_is_not_authorized(client: Any, db: Any) -> None:
     body = client.get("/api/public/vehicles/ZZZ9Z99").json()
     assert body["records"] == []
     assert "Não autorizado" in client.get("/publico/veiculos/ZZZ9Z99/").content.decode()
+
+
+def test_public_status_joins_the_permit_and_the_seal(world: Any) -> None:
+    import datetime as dt
+
+    from lotacao.public.selectors import vehicle_status
+
+    seal = world.objects["recife"]["inspections.seal"]
+    permit = world.objects["recife"]["permits.permit"]
+    permit.valid_until = seal.valid_until + dt.timedelta(days=100)
+    permit.save()
+    [today] = vehicle_status("ABA1C23")["records"]
+    assert today["authorized"] is True and today["permit_number"] == permit.number
+    after_seal = seal.valid_until + dt.timedelta(days=1)
+    assert after_seal < permit.valid_until
+    [later] = vehicle_status("ABA1C23", on=after_seal)["records"]
+    assert later["authorized"] is False
+    assert any("selo" in r.lower() for r in later["reasons"])
+    permit.status = "suspended"
+    permit.suspended_until = after_seal + dt.timedelta(days=10)
+    permit.save()
+    [both] = vehicle_status("ABA1C23", on=after_seal)["records"]
+    assert any("suspensa" in r for r in both["reasons"]) and any("selo" in r.lower() for r in both["reasons"])

@@ -236,18 +236,14 @@ def test_marica_withdrawal_needs_thirty_days_notice(make: Any) -> None:
     assert permit.status == "withdrawn"
 
 
-def test_withdrawal_is_refused_where_the_law_does_not_regulate_it(make: Any) -> None:
+def test_withdrawal_needs_no_notice_where_the_law_sets_none(make: Any) -> None:
     j = make.jurisdiction("recife")
     permit = make.permit(j)
-    with pytest.raises(ValidationError, match="não regula a desistência"):
-        services.withdraw_permit(
-            actor=None,
-            permit=permit,
-            notice_on=DAY,
-            ceases_on=DAY + dt.timedelta(days=60),
-            reason="desiste",
-            on=DAY,
-        )
+    services.withdraw_permit(
+        actor=None, permit=permit, notice_on=DAY, ceases_on=DAY, reason="desiste", on=DAY
+    )
+    permit.refresh_from_db()
+    assert permit.status == "withdrawn" and permit.ends_on == DAY
 
 
 # ------------------------------------------------------------------ renewal

@@ -159,13 +159,14 @@ def test_api_list_grant_and_transition(world: Any, client: Any) -> None:
         content_type="application/json",
     )
     assert response.status_code == 403
-    client.force_login(world.users["gestor.recife"])
+    client.force_login(world.users["fiscal.recife"])
     response = client.post(
         f"/api/permits/{pk}/transitions/withdraw",
         {"reason": "x", "notice_on": "2025-01-01", "ceases_on": "2025-03-01"},
         content_type="application/json",
     )
-    assert response.status_code == 403  # the law does not regulate withdrawal: not offered
+    assert response.status_code == 403  # an inspector does not record withdrawals
+    client.force_login(world.users["gestor.recife"])
     response = client.post(
         f"/api/permits/{pk}/transitions/suspend",
         {"reason": "pena", "until": "2000-01-01"},

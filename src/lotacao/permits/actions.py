@@ -38,8 +38,6 @@ ROLE_LABELS = {"gestor": "gestor", "atendente": "atendente", "comissao": "comiss
 
 def _law_says_no(action: str, permit: Permit, on: dt.date) -> str | None:
     code = permit.jurisdiction_id
-    if action == "withdraw" and rules.entry(code, "deadline.withdrawal_notice", on) is None:
-        return f"A {rules.law_name(code)} não regula a desistência."
     if action == "transfer":
         causes = rules.entry(code, "permit.transfer_causes", on)
         if causes is None or (causes.status == "value" and not causes.value):

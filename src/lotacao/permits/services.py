@@ -452,13 +452,10 @@ def withdraw_permit(
     code = permit.jurisdiction_id
     permit = _fresh(permit)
     _require_status(permit, day, (S.ACTIVE, S.SUSPENDED), "registrar a desistência")
+    # Where the law sets no notice period (all but Maricá, art. 13), the holder may still give up a
+    # delegated service at any time (the permission is personal and precarious): no minimum notice.
     notice = rules.entry(code, "deadline.withdrawal_notice", day)
-    if notice is None:
-        raise ValidationError(
-            f"A {rules.law_name(code)} não regula a desistência da permissão; "
-            "a permissão termina no vencimento ou por cassação."
-        )
-    if notice.status == "value":
+    if notice is not None and notice.status == "value":
         days = int(notice.value["days"])
         if (ceases_on - notice_on).days < days:
             raise ValidationError(

@@ -52,16 +52,26 @@ def vehicle_status(raw_plate: str, on: dt.date | None = None) -> dict[str, Any]:
     records = []
     vehicles = Vehicle.unscoped.filter(plate=plate).select_related("jurisdiction")
     for vehicle in vehicles:
-        info: dict[str, Any] = {"authorized": False, "reasons": []}
+        info: dict[str, Any] = {}
+        verdicts: list[bool] = []
+        reasons: list[str] = []
         for module in PROVIDERS:
             if find_spec(module) is None:
                 continue
             provider = getattr(import_module(module), "public_vehicle_info", None)
-            if provider is not None:
-                info.update(provider(vehicle, day))
+            if provider is None:
+                continue
+            part = dict(provider(vehicle, day))
+            if "authorized" in part:
+                verdicts.append(bool(part.pop("authorized")))
+            reasons.extend(part.pop("reasons", []))
+            info.update(part)
+        # Authorized only when some provider (the permit) says so and none finds a legal bar.
+        info["authorized"] = bool(verdicts) and all(verdicts)
+        info["reasons"] = reasons
         if vehicle.deregistered_on and vehicle.deregistered_on <= day:
             info["authorized"] = False
-            info["reasons"] = [*info.get("reasons", []), "Veículo baixado do serviço."]
+            info["reasons"].append("Veículo baixado do serviço.")
         record = {k: v for k, v in info.items() if k in PUBLIC_KEYS}
         record.update(
             jurisdiction=vehicle.jurisdiction_id,

@@ -18,6 +18,8 @@ class PersonList(ScopedListView):
     search_fields = ["full_name__icontains", "cpf__startswith"]
     search_help = "Nome ou CPF"
     detail_url_name = "registry:person"
+    create_url_name = "registry:person_create"
+    create_label = "Cadastrar pessoa"
 
     def normalize_query(self, query: str) -> list[str]:
         return [query, _digits(query) or query]
@@ -79,7 +81,9 @@ class VehicleList(ScopedListView):
     ]
     search_fields = ["plate__startswith"]
     search_help = "Placa"
-    detail_url_name = "registry:vehicle"
+    detail_url_name = "registry:vehicle_file"
+    create_url_name = "registry:vehicle_create"
+    create_label = "Cadastrar veículo"
 
     def get_queryset(self) -> Any:
         return super().get_queryset().select_related("holder__person", "holder__company")

@@ -26,6 +26,8 @@ class ScopedListView(LoginRequiredMixin, View):
     search_fields: ClassVar[list[str]] = []
     search_help: ClassVar[str] = ""
     detail_url_name: ClassVar[str]
+    create_url_name: ClassVar[str | None] = None  # a "new" button for staff, where there is a form
+    create_label: ClassVar[str] = "Novo cadastro"
     page_size: ClassVar[int] = 25
 
     def get_queryset(self) -> models.QuerySet[Any]:
@@ -56,6 +58,8 @@ class ScopedListView(LoginRequiredMixin, View):
                 "query": query,
                 "search_help": self.search_help,
                 "detail_url_name": self.detail_url_name,
+                "create_url_name": self.create_url_name,
+                "create_label": self.create_label,
             },
         )
 
