@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
-export DJANGO_SETTINGS_MODULE ?= lotacao.config.settings.dev
+# Tests run on every core (pytest-xdist); `make test PYTEST_ARGS=` runs them in one process.
+PYTEST_ARGS ?= -n auto
 
 .PHONY: demo test install lint typecheck lock bench clean
 
@@ -25,7 +26,7 @@ demo: $(STAMP)
 
 # pytest exits 5 when it collected no test: that is a failure here too.
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --ds=lotacao.config.settings.test $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
