@@ -46,6 +46,11 @@ class Person(TenantModel):
                 fields=["jurisdiction", "cpf"], name="unique_person_cpf_per_jurisdiction"
             ),
         ]
+        # Staff search documents by prefix (LIKE 'digits%'): a pattern index answers it on PostgreSQL
+        # whatever the database collation (other databases ignore the operator class).
+        indexes = [
+            models.Index(fields=["cpf"], name="person_cpf_prefix", opclasses=["varchar_pattern_ops"]),
+        ]
 
     def __str__(self) -> str:
         return self.full_name
@@ -87,6 +92,9 @@ class Company(TenantModel):
             models.UniqueConstraint(
                 fields=["jurisdiction", "cnpj"], name="unique_company_cnpj_per_jurisdiction"
             ),
+        ]
+        indexes = [
+            models.Index(fields=["cnpj"], name="company_cnpj_prefix", opclasses=["varchar_pattern_ops"]),
         ]
 
     def __str__(self) -> str:
@@ -184,6 +192,9 @@ class Vehicle(TenantModel):
                 fields=["jurisdiction", "plate"], name="unique_vehicle_plate_per_jurisdiction"
             ),
             models.CheckConstraint(condition=Q(seats__gte=1), name="vehicle_has_seats"),
+        ]
+        indexes = [
+            models.Index(fields=["plate"], name="vehicle_plate_prefix", opclasses=["varchar_pattern_ops"]),
         ]
 
     def __str__(self) -> str:

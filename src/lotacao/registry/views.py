@@ -15,14 +15,12 @@ class PersonList(ScopedListView):
     model = Person
     title = "Pessoas"
     columns = [("Nome", "full_name"), ("CPF", "cpf_display"), ("Município", "city")]
-    search_fields = ["full_name__icontains", "cpf__startswith"]
+    search_fields = ["full_name__icontains"]
+    document_search_fields = ["cpf__startswith"]
     search_help = "Nome ou CPF"
     detail_url_name = "registry:person"
     create_url_name = "registry:person_create"
     create_label = "Cadastrar pessoa"
-
-    def normalize_query(self, query: str) -> list[str]:
-        return [query, _digits(query) or query]
 
 
 class PersonDetail(ScopedDetailView):
@@ -44,20 +42,13 @@ class HolderList(ScopedListView):
     model = Holder
     title = "Permissionários"
     columns = [("Permissionário", "__str__"), ("Natureza", "kind_label")]
-    search_fields = [
-        "person__full_name__icontains",
-        "company__legal_name__icontains",
-        "person__cpf__startswith",
-        "company__cnpj__startswith",
-    ]
+    search_fields = ["person__full_name__icontains", "company__legal_name__icontains"]
+    document_search_fields = ["person__cpf__startswith", "company__cnpj__startswith"]
     search_help = "Nome, razão social, CPF ou CNPJ"
     detail_url_name = "registry:holder"
 
     def get_queryset(self) -> Any:
         return super().get_queryset().select_related("person", "company")
-
-    def normalize_query(self, query: str) -> list[str]:
-        return [query, _digits(query) or query]
 
 
 class HolderDetail(ScopedDetailView):

@@ -174,12 +174,10 @@ class CompanyList(ScopedListView):
     model = Company
     title = "Pessoas jurídicas, associações e cooperativas"
     columns = [("Razão social", "legal_name"), ("CNPJ", "cnpj_display"), ("Natureza", "kind")]
-    search_fields = ["legal_name__icontains", "trade_name__icontains", "cnpj__startswith"]
+    search_fields = ["legal_name__icontains", "trade_name__icontains"]
+    document_search_fields = ["cnpj__startswith"]
     search_help = "Razão social, nome fantasia ou CNPJ"
     detail_url_name = "registry:company"
-
-    def normalize_query(self, query: str) -> list[str]:
-        return [query, re.sub(r"\D", "", query) or query]
 
 
 class CompanyDetail(ScopedDetailView):

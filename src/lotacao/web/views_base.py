@@ -6,6 +6,7 @@ of a row outside the user's scope is therefore a 404, like a row that does not e
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -23,7 +24,10 @@ class ScopedListView(LoginRequiredMixin, View):
     model: ClassVar[type[models.Model]]
     title: ClassVar[str]
     columns: ClassVar[list[tuple[str, str]]]  # (label, attribute)
-    search_fields: ClassVar[list[str]] = []
+    search_fields: ClassVar[list[str]] = []  # text searches (names)
+    # A query made only of digits and punctuation (a CPF, CNPJ) searches these instead, by prefix
+    # of the bare digits, which an index answers (see the *_prefix indexes of the registry).
+    document_search_fields: ClassVar[list[str]] = []
     search_help: ClassVar[str] = ""
     detail_url_name: ClassVar[str]
     create_url_name: ClassVar[str | None] = None  # a "new" button for staff, where there is a form
@@ -39,7 +43,13 @@ class ScopedListView(LoginRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
         qs = self.get_queryset()
         query = request.GET.get("q", "").strip()
-        if query and self.search_fields:
+        digits = re.sub(r"[\s.\-/]", "", query)
+        if query and self.document_search_fields and digits.isdigit():
+            condition = Q()
+            for name in self.document_search_fields:
+                condition |= Q(**{name: digits})
+            qs = qs.filter(condition)
+        elif query and self.search_fields:
             condition = Q()
             for term in self.normalize_query(query):
                 for name in self.search_fields:
