@@ -33,3 +33,11 @@ def test_health_answers_without_signing_in(client: object) -> None:
 def test_years_are_not_shown_with_a_thousands_separator(world: object, client: object) -> None:
     body = client.get("/publico/veiculos/ABA1C23/").content.decode()  # type: ignore[attr-defined]
     assert "fabricação 2020" in body and "2.020" not in body
+
+
+def test_history_reads_in_portuguese_and_years_plainly(world: object, client: object) -> None:
+    vehicle = world.objects["recife"]["registry.vehicle"]  # type: ignore[attr-defined]
+    client.force_login(world.users["atendente.recife"])  # type: ignore[attr-defined]
+    body = client.get(f"/cadastro/veiculos/{vehicle.pk}/ficha/").content.decode()  # type: ignore[attr-defined]
+    assert "sistema: cadastro — teste" in body and "vehicle.created" not in body
+    assert "2020" in body and "2.020" not in body

@@ -10,6 +10,19 @@ from django.db.models import Q
 from lotacao.core.tenancy import TenantModel
 
 
+KIND_LABELS = {
+    "permit_application": "Requerimento de permissão",
+    "permit_term": "Vencimento de permissão",
+    "document.review": "Documento a analisar",
+    "document.expiring": "Documento vencendo",
+    "person.cnh": "CNH vencendo",
+    "inspections.age_limit": "Idade limite do veículo",
+    "inspections.insurance": "Seguro vencendo",
+    "inspections.representation": "Reapresentação de veículo",
+    "inspections.seal": "Selo de vistoria vencendo",
+}
+
+
 class WorkItem(TenantModel):
     class Status(models.TextChoices):
         OPEN = "aberto", "Em aberto"
@@ -42,3 +55,7 @@ class WorkItem(TenantModel):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def kind_label(self) -> str:
+        return KIND_LABELS.get(self.kind, self.kind)

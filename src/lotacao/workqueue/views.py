@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from lotacao.workqueue.models import WorkItem
+from lotacao.workqueue.models import KIND_LABELS, WorkItem
 
 
 @login_required
@@ -16,7 +16,8 @@ def queue(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("tipo", "")
     if kind:
         items = items.filter(kind=kind)
-    kinds = sorted(set(WorkItem.objects.filter(status=WorkItem.Status.OPEN).values_list("kind", flat=True)))
+    codes = set(WorkItem.objects.filter(status=WorkItem.Status.OPEN).values_list("kind", flat=True))
+    kinds = sorted(((code, KIND_LABELS.get(code, code)) for code in codes), key=lambda pair: pair[1])
     return render(
         request,
         "workqueue/queue.html",

@@ -162,7 +162,8 @@ LANGUAGES = [("pt-br", "Português (Brasil)")]
 TIME_ZONE = "America/Recife"
 USE_I18N = True
 USE_TZ = True
-USE_THOUSAND_SEPARATOR = True
+# Off: years and numbers such as RENAVAM must not read 2.023; money goes through the brl filter.
+USE_THOUSAND_SEPARATOR = False
 
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.environ.get("LOTACAO_STATIC_ROOT", VAR_DIR / "static"))

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import template
 
+from lotacao.audit.labels import action_label
 from lotacao.core.formats import br_date, brl
 
 register = template.Library()
@@ -40,3 +41,9 @@ def display_value(value: Any) -> str:
     if value is None or value == "":
         return "—"
     return str(value)
+
+
+@register.filter(name="acao")
+def action_filter(value: str) -> str:
+    """An audit action code as people read it: permit.granted → outorga."""
+    return action_label(str(value))
