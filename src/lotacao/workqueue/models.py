@@ -9,7 +9,6 @@ from django.db.models import Q
 
 from lotacao.core.tenancy import TenantModel
 
-
 KIND_LABELS = {
     "permit_application": "Requerimento de permissão",
     "permit_term": "Vencimento de permissão",
