@@ -80,3 +80,12 @@ def test_operator_sees_every_jurisdiction_and_the_admin(demo: str, client: Any) 
         name in body for name in ("Recife", "Esteio", "Maricá", "Pernambuco", "Cabo de Santo Agostinho")
     )
     assert client.get("/admin/").status_code == 200
+
+
+def test_the_demo_opens_on_a_filled_work_queue(demo: str, client: Any) -> None:
+    from lotacao.workqueue.models import WorkItem
+
+    for code in CODES:
+        assert WorkItem.objects.filter(jurisdiction_id=code, status="aberto").exists(), code
+    client.force_login(User.objects.get(username="atendente.recife"))
+    assert "Nada pendente" not in client.get("/fila/").content.decode()

@@ -124,6 +124,10 @@ def load(today: dt.date | None = None) -> DemoSummary:
         for module in DEMO_EXTENSIONS:
             if find_spec(module) is not None:
                 import_module(module).load(today, summary)
+        # What the nightly job would have queued, so the demo opens on a real work queue.
+        from lotacao.workqueue.services import refresh
+
+        refresh(today)
     return summary
 
 
