@@ -89,3 +89,27 @@ def test_the_demo_opens_on_a_filled_work_queue(demo: str, client: Any) -> None:
         assert WorkItem.objects.filter(jurisdiction_id=code, status="aberto").exists(), code
     client.force_login(User.objects.get(username="atendente.recife"))
     assert "Nada pendente" not in client.get("/fila/").content.decode()
+
+
+def test_each_role_opens_on_its_own_figures(demo: str, client: Any) -> None:
+    client.force_login(User.objects.get(username="fiscal.recife"))
+    body = client.get("/").content.decode()
+    assert "Vistorias agendadas" in body and "Documentos a analisar" not in body
+    client.force_login(User.objects.get(username="atendente.recife"))
+    body = client.get("/").content.decode()
+    assert "Documentos a analisar" in body and "Itens na fila de trabalho" in body
+    client.force_login(User.objects.get(username="comissao.recife"))
+    body = client.get("/").content.decode()
+    assert "Permissões cassadas" in body and "Documentos a analisar" not in body
+
+
+def test_holder_home_lists_their_permits(demo: str, client: Any) -> None:
+    from lotacao.permits.models import Permit
+
+    account = HolderAccount.objects.get(user__username="permissionario.recife")
+    client.force_login(account.user)
+    body = client.get("/").content.decode()
+    own = Permit.objects.filter(holder=account.holder)
+    assert own.exists() and all(str(p) in body for p in own)
+    others = Permit.objects.filter(jurisdiction_id="recife").exclude(holder=account.holder).exclude(number="")
+    assert not any(f">{p}<" in body for p in others)

@@ -11,14 +11,51 @@ from lotacao.core.models import Jurisdiction
 from lotacao.registry.models import Holder, Line, Person, Vehicle
 
 
-def _counts(jurisdiction: Jurisdiction) -> list[tuple[str, int, str]]:
+def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int, str]]:
+    """The figures each role opens the day on, counted in the database (never placeholders)."""
+    from lotacao.documents.models import Document
+    from lotacao.inspections.models import Inspection
+    from lotacao.permits.models import Permit
+    from lotacao.workqueue.models import WorkItem
+
     code = jurisdiction.code
-    return [
-        ("Permissionários", Holder.objects.filter(jurisdiction_id=code).count(), "registry:holders"),
-        ("Pessoas cadastradas", Person.objects.filter(jurisdiction_id=code).count(), "registry:persons"),
+    permits = Permit.objects.filter(jurisdiction_id=code)
+    counts = [
+        ("Permissões ativas", permits.filter(status="active").count(), "permits:list"),
         ("Veículos", Vehicle.objects.filter(jurisdiction_id=code).count(), "registry:vehicles"),
-        ("Linhas", Line.objects.filter(jurisdiction_id=code, active=True).count(), "registry:lines"),
     ]
+    office = roles & {"gestor", "atendente"} or not roles  # the operator sees the office's figures
+    if office:
+        counts += [
+            (
+                "Itens na fila de trabalho",
+                WorkItem.objects.filter(jurisdiction_id=code, status="aberto").count(),
+                "workqueue:queue",
+            ),
+            ("Requerimentos em análise", permits.filter(status__in=Permit.OPEN).count(), "permits:list"),
+            (
+                "Documentos a analisar",
+                Document.objects.filter(jurisdiction_id=code, status="pendente").count(),
+                "workqueue:queue",
+            ),
+            ("Permissionários", Holder.objects.filter(jurisdiction_id=code).count(), "registry:holders"),
+            ("Pessoas cadastradas", Person.objects.filter(jurisdiction_id=code).count(), "registry:persons"),
+            ("Linhas", Line.objects.filter(jurisdiction_id=code, active=True).count(), "registry:lines"),
+        ]
+    if "fiscal" in roles or office:
+        counts.append(
+            (
+                "Vistorias agendadas",
+                Inspection.objects.filter(jurisdiction_id=code, status="scheduled").count(),
+                "inspections:agenda",
+            )
+        )
+    if "comissao" in roles or "gestor" in roles:
+        counts += [
+            ("Permissões suspensas", permits.filter(status="suspended").count(), "permits:list"),
+            ("Permissões cassadas", permits.filter(status="revoked").count(), "permits:list"),
+        ]
+    return counts
 
 
 @login_required
@@ -27,8 +64,11 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"access": access}
     if access.is_holder:
         holder = Holder.objects.select_related("person", "company").get(pk=access.holder_id)
+        from lotacao.permits.models import Permit
+
         context.update(
             holder=holder,
+            permits=Permit.objects.filter(holder=holder).select_related("line", "vehicle"),
             vehicles=Vehicle.objects.filter(holder=holder),
             jurisdiction=Jurisdiction.objects.get(pk=access.holder_jurisdiction),
         )
@@ -40,7 +80,7 @@ def home(request: HttpRequest) -> HttpResponse:
             {
                 "jurisdiction": jurisdiction,
                 "roles": [Role(r).label for r in roles],
-                "counts": _counts(jurisdiction),
+                "counts": _counts(jurisdiction, set(roles)),
             }
         )
     context["panels"] = panels
