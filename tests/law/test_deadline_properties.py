@@ -124,3 +124,27 @@ def test_municipal_holidays_from_the_pack_count_as_holidays() -> None:
     }
     assert evaluate_case(case, overrides=overrides)["due"] == "2025-07-17"
     assert pack.resolve("calendar.municipal_holidays", day).value == ["07-16"]
+
+
+def test_holiday_tables_are_cached_on_disk_and_give_the_same_answer(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import datetime as dt
+
+    from lotacao.law import calendar
+
+    monkeypatch.setenv("LOTACAO_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("LOTACAO_NO_PACK_CACHE", raising=False)
+    monkeypatch.setattr(calendar, "_TABLES", {})
+    monkeypatch.setattr(calendar, "_DISK", {})
+    monkeypatch.setattr(calendar, "_SETS", {})
+    first = calendar.official_holidays("BR", "PE", 2025)
+    assert dt.date(2025, 3, 6) in first  # Data Magna de Pernambuco (state holiday)
+    assert dt.date(2025, 4, 21) in first  # Tiradentes (national)
+    [file] = tmp_path.glob("holidays-BR-PE-*.json")
+    # a new process reads the file instead of the package
+    monkeypatch.setattr(calendar, "_TABLES", {})
+    monkeypatch.setattr(calendar, "_DISK", {})
+    monkeypatch.setattr(calendar, "_SETS", {})
+    monkeypatch.setattr(calendar, "_compute", lambda *a: (_ for _ in ()).throw(AssertionError("recomputed")))
+    assert calendar.official_holidays("BR", "PE", 2025) == first
+    assert calendar.holiday_name("BR", "PE", dt.date(2025, 4, 21))
+    assert file.is_file()

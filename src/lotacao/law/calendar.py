@@ -4,33 +4,97 @@ holidays (parameter `calendar.municipal_holidays`) and the case's `extra_holiday
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
+import json
+import os
 from collections.abc import Iterable
+from pathlib import Path
 
-_YEAR_CACHE: dict[tuple[str, str | None, int], frozenset[dt.date]] = {}
 ONE_DAY = dt.timedelta(days=1)
+
+# (country, subdivision, year) -> {day: Portuguese name}, per process and on disk.
+_TABLES: dict[tuple[str, str | None, int], dict[dt.date, str]] = {}
+_DISK: dict[tuple[str, str | None], dict[str, dict[str, str]]] = {}
+
+
+def _disk_file(country: str, subdivision: str | None) -> Path | None:
+    """The on-disk table of one calendar, keyed by the installed `holidays` package's files.
+
+    Importing `holidays` and building a country's calendar costs ~0.3 s, more than the rest of a
+    one-case `lotacao evaluate`; the dates it gives are kept beside the pack cache
+    (LOTACAO_CACHE_DIR, else ~/.cache/lotacao) and rebuilt when the package changes.
+    """
+    if os.environ.get("LOTACAO_NO_PACK_CACHE"):
+        return None
+    spec = importlib.util.find_spec("holidays")
+    if spec is None or spec.origin is None:
+        return None
+    try:
+        stamp = os.stat(Path(spec.origin).parent / "version.py").st_mtime_ns
+    except OSError:
+        return None
+    base = Path(os.environ.get("LOTACAO_CACHE_DIR") or Path.home() / ".cache" / "lotacao")
+    return base / f"holidays-{country}-{subdivision or 'all'}-{stamp}.json"
+
+
+def _compute(country: str, subdivision: str | None, year: int) -> dict[dt.date, str]:
+    import holidays  # imported lazily: only deadline-like results need it, and only on a cache miss
+
+    try:
+        found = holidays.country_holidays(country, subdiv=subdivision, years=year, language="pt_BR")
+    except (NotImplementedError, ValueError):
+        found = holidays.country_holidays(country, subdiv=subdivision, years=year)
+    return {day: str(name) for day, name in found.items()}
+
+
+def _table(country: str, subdivision: str | None, year: int) -> dict[dt.date, str]:
+    key = (country, subdivision, year)
+    table = _TABLES.get(key)
+    if table is not None:
+        return table
+    file = _disk_file(country, subdivision)
+    disk = _DISK.get((country, subdivision))
+    if disk is None:
+        disk = {}
+        if file is not None and file.is_file():
+            try:
+                disk = json.loads(file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                disk = {}
+        _DISK[(country, subdivision)] = disk
+    stored = disk.get(str(year))
+    if stored is not None:
+        table = {dt.date.fromisoformat(day): name for day, name in stored.items()}
+    else:
+        table = _compute(country, subdivision, year)
+        disk[str(year)] = {day.isoformat(): name for day, name in table.items()}
+        if file is not None:
+            try:
+                file.parent.mkdir(parents=True, exist_ok=True)
+                tmp = file.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(json.dumps(disk, ensure_ascii=False), encoding="utf-8")
+                os.replace(tmp, file)
+            except OSError:
+                pass
+    _TABLES[key] = table
+    return table
+
+
+_SETS: dict[tuple[str, str | None, int], frozenset[dt.date]] = {}
 
 
 def official_holidays(country: str, subdivision: str | None, year: int) -> frozenset[dt.date]:
-    """National (and state, for `subdivision`) holidays of `year`, cached per process."""
+    """National (and state, for `subdivision`) holidays of `year`, from the `holidays` package."""
     key = (country, subdivision, year)
-    hit = _YEAR_CACHE.get(key)
-    if hit is None:
-        import holidays  # imported lazily: only deadline-like results need it
-
-        days = holidays.country_holidays(country, subdiv=subdivision, years=year)
-        hit = _YEAR_CACHE[key] = frozenset(days.keys())
-    return hit
+    days = _SETS.get(key)
+    if days is None:
+        days = _SETS[key] = frozenset(_table(country, subdivision, year))
+    return days
 
 
 def holiday_name(country: str, subdivision: str | None, day: dt.date) -> str | None:
-    import holidays
-
-    try:
-        found = holidays.country_holidays(country, subdiv=subdivision, years=day.year, language="pt_BR")
-    except (NotImplementedError, ValueError):
-        found = holidays.country_holidays(country, subdiv=subdivision, years=day.year)
-    name = found.get(day)
-    return str(name) if name else None
+    """The holiday's name in Portuguese, where the package has it."""
+    return _table(country, subdivision, day.year).get(day)
 
 
 def parse_municipal(items: Iterable[str]) -> tuple[frozenset[tuple[int, int]], frozenset[dt.date]]:
