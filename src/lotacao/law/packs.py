@@ -822,6 +822,9 @@ def _load_cached(directory: Path) -> Pack:
             with tmp.open("wb") as fh:
                 pickle.dump(pack, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, cache)
+            for stale in cache.parent.glob(f"pack-{directory.name}-*.pickle"):
+                if stale != cache:  # earlier versions of this pack's files
+                    stale.unlink(missing_ok=True)
         except OSError:
             pass
     return pack
