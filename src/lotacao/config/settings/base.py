@@ -169,6 +169,7 @@ STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.environ.get("LOTACAO_STATIC_ROOT", VAR_DIR / "static"))
 # Uploaded documents live outside the web root and are served only through checked views.
 MEDIA_ROOT = Path(os.environ.get("LOTACAO_MEDIA_ROOT", VAR_DIR / "media"))
+DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
 
 LOGGING = {
     "version": 1,
