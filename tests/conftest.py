@@ -83,7 +83,12 @@ def _make_world() -> World:
     return world
 
 
-WORLD_EXTENSIONS = ["lotacao.documents.testing", "lotacao.inspections.testing", "lotacao.permits.testing"]
+WORLD_EXTENSIONS = [
+    "lotacao.documents.testing",
+    "lotacao.inspections.testing",
+    "lotacao.permits.testing",
+    "lotacao.enforcement.testing",
+]
 
 
 @pytest.fixture
