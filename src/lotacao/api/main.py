@@ -32,6 +32,7 @@ ROUTERS = [
     ("/permits", "lotacao.permits.api"),
     ("/documents", "lotacao.documents.api"),
     ("/inspections", "lotacao.inspections.api"),
+    ("/infraction-notices", "lotacao.enforcement.api"),
     ("/public", "lotacao.public.api"),
 ]
 for prefix, module in ROUTERS:

@@ -3,7 +3,7 @@ ledger, and the idempotency keys of the notice API."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
@@ -193,7 +193,9 @@ class IdempotencyKey(models.Model):
     payload_hash = models.CharField(max_length=64)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    response_body: Any = models.JSONField(null=True, blank=True)
+    # The body exactly as first sent (text, not JSON: jsonb would reorder keys and a replay must
+    # be byte-for-byte the same).
+    response_text = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -323,3 +323,64 @@ def override_penalty(
         after={k: v for k, v in after.items() if before.get(k) != v},
     )
     return notice
+
+
+def links_from_ids(
+    jurisdiction: Jurisdiction,
+    *,
+    permit_id: int | None = None,
+    holder_id: int | None = None,
+    agent_id: int | None = None,
+    vehicle_id: int | None = None,
+    line_id: int | None = None,
+) -> dict[str, Any]:
+    """The linked records of a request, through the scoped managers (outside scope: refused)."""
+    from lotacao.permits.models import Permit
+    from lotacao.registry.models import Holder, Line, Person, Vehicle
+
+    wanted = [
+        ("permit", Permit, permit_id, "Permissão"),
+        ("holder", Holder, holder_id, "Permissionário"),
+        ("agent", Person, agent_id, "Preposto"),
+        ("vehicle", Vehicle, vehicle_id, "Veículo"),
+        ("line", Line, line_id, "Linha"),
+    ]
+    links: dict[str, Any] = {}
+    for name, model, pk, label in wanted:
+        if pk is None:
+            continue
+        obj = model.objects.filter(pk=pk, jurisdiction=jurisdiction).first()
+        if obj is None:
+            raise ValidationError(f"{label} {pk} não encontrado(a) nesta jurisdição.")
+        links[name] = obj
+    return links
+
+
+def notice_data(notice: InfractionNotice) -> dict[str, Any]:
+    """The notice as plain JSON data (the API's response body, replayed as is on a retry)."""
+    return {
+        "id": notice.pk,
+        "number": notice.number,
+        "jurisdiction": notice.jurisdiction_id,
+        "status": notice.status,
+        "drawn_up_at": timezone.localtime(notice.drawn_up_at).isoformat(),
+        "place": notice.place,
+        "infraction_code": notice.infraction_code,
+        "infraction_group": notice.infraction_group,
+        "offender_kind": notice.offender_kind,
+        "permit_id": notice.permit_id,
+        "holder_id": notice.holder_id,
+        "agent_id": notice.agent_id,
+        "vehicle_id": notice.vehicle_id,
+        "line_id": notice.line_id,
+        "plate": notice.plate,
+        "penalty": notice.penalty,
+        "group": notice.engine_result.get("group"),
+        "repeat": notice.engine_result.get("repeat"),
+        "points": notice.engine_result.get("points"),
+        "citations": notice.citations,
+        "explanation": notice.explanation,
+        "law": notice.law,
+        "missing_parameters": notice.missing_parameters,
+        "charged_to_holder": notice.charged_to_holder,
+    }
