@@ -70,7 +70,19 @@ def _make_world() -> World:
         line = services.create_line(
             actor=None, jurisdiction=j, code=f"L{seed}", name=f"Linha de {j.name}", reason="teste"
         )
+        from lotacao.core.agency_values import set_agency_value
+
+        holiday = set_agency_value(
+            actor=None,
+            jurisdiction=j,
+            parameter="calendar.municipal_holidays",
+            valid_from=dt.date(2020, 1, 1),
+            value=["01-20"] if j.code == "esteio" else ["07-16"],
+            cite="Lei municipal de feriados (teste)",
+            reason="teste",
+        )
         objects[j.code] = {
+            "core.agencyvalue": holiday,
             "registry.person": holders[0].person,
             "registry.holder": holders[0],
             "registry.vehicle": vehicle,

@@ -13,6 +13,9 @@ from lotacao.documents.rules import ROLES, document_types, requirements
 from lotacao.documents.selectors import document_check
 from lotacao.law.packs import available_packs
 
+# Requirements are read through lotacao.core.law, which layers the agency's values (a query).
+pytestmark = pytest.mark.django_db
+
 DAY = dt.date(2025, 6, 16)
 RECIFE_FARE_COLLECTOR = {
     "criminal_record_state",

@@ -21,6 +21,10 @@ class Access:
         return bool(self.roles)
 
     @property
+    def is_manager(self) -> bool:
+        return any("gestor" in roles for roles in self.roles.values())
+
+    @property
     def is_holder(self) -> bool:
         return self.holder_id is not None
 

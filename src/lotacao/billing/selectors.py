@@ -19,7 +19,7 @@ from django.db.models import Q
 
 from lotacao.billing.models import Charge
 from lotacao.core.formats import br_date, brl
-from lotacao.law.packs import get_pack
+from lotacao.core.law import pack_for
 
 PARAMETER = "clearance.blocks"
 PROCEDURES = {
@@ -55,7 +55,7 @@ def blocking_charges(holder: Any, on: dt.date) -> list[Charge]:
 
 
 def blocked_procedures(jurisdiction_code: str, on: dt.date) -> tuple[list[str], str | None]:
-    pack = get_pack(jurisdiction_code)
+    pack = pack_for(jurisdiction_code)
     if not pack.has(PARAMETER):
         return [], None
     entry = pack.resolve(PARAMETER, on)

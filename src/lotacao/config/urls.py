@@ -11,6 +11,7 @@ urlpatterns = [
     path("documentos/", include("lotacao.documents.urls")),
     path("vistorias/", include("lotacao.inspections.urls")),
     path("fila/", include("lotacao.workqueue.urls")),
+    path("lei/", include("lotacao.core.urls")),
     path("publico/", include("lotacao.public.urls")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

@@ -1,18 +1,82 @@
-"""The Django side's door to the rules engine (lotacao.law, pure Python)."""
+"""The Django side's door to the rules engine (lotacao.law, pure Python).
+
+Every application call goes through here so that the values an agency supplied (`AgencyValue`:
+what the law leaves undefined, or the agency's own acts) are layered on the law's own, the same
+way everywhere: `pack_for(code)` for parameters and catalogues, `evaluate_case(case)` for the
+engine's decisions. A process keeps the layered pack for a few seconds (`TTL`); a write in this
+process refreshes it at once, other processes within the TTL.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import time
 from typing import Any
 
-from lotacao.law.packs import get_pack
+from lotacao.law import evaluate as engine
+from lotacao.law.packs import Pack, get_pack
+
+TTL = 5.0
+_CACHE: dict[str, tuple[float, dict[str, list[dict[str, Any]]], Pack]] = {}
+
+
+def agency_overrides(code: str) -> dict[str, list[dict[str, Any]]]:
+    """The agency's live values for a jurisdiction, in the engine's override shape."""
+    from lotacao.core.models import AgencyValue
+
+    rows = (
+        AgencyValue.unscoped.filter(jurisdiction_id=code, annulled_at__isnull=True)
+        .select_related("created_by")
+        .order_by("parameter", "valid_from")
+    )
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        by = row.created_by.get_username() if row.created_by else "órgão gestor"
+        out.setdefault(row.parameter, []).append(
+            {"from": row.valid_from.isoformat(), "value": row.value, "cite": row.cite, "by": by}
+        )
+    return out
+
+
+def _layered(code: str) -> tuple[dict[str, list[dict[str, Any]]], Pack]:
+    hit = _CACHE.get(code)
+    now = time.monotonic()
+    if hit is not None and now - hit[0] < TTL:
+        return hit[1], hit[2]
+    overrides = agency_overrides(code)
+    pack = get_pack(code).with_overrides(overrides) if overrides else get_pack(code)
+    _CACHE[code] = (now, overrides, pack)
+    return overrides, pack
+
+
+def forget(code: str) -> None:
+    """Drop this process's layered pack (after the agency changed a value)."""
+    _CACHE.pop(code, None)
+
+
+def pack_for(code: str) -> Pack:
+    """The jurisdiction's pack with the agency's values layered on it."""
+    return _layered(code)[1]
+
+
+def evaluate_case(case: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer to a contract case, with the agency's values of that jurisdiction."""
+    code = case.get("jurisdiction")
+    overrides = _layered(code)[0] if isinstance(code, str) and code in _known() else None
+    return engine.evaluate_case(case, overrides=overrides or None)
+
+
+def _known() -> set[str]:
+    from lotacao.law.packs import available_packs
+
+    return set(available_packs())
 
 
 def resolve(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:
-    """The value of a pack parameter in force on a date (None when the law leaves it undefined)."""
-    entry = get_pack(jurisdiction_code).resolve(parameter, on)
+    """The value of a parameter in force on a date (None when it is undefined or not in force)."""
+    entry = pack_for(jurisdiction_code).resolve(parameter, on)
     return entry.value if entry.status == "value" else None
 
 
 def citation(jurisdiction_code: str, parameter: str, on: dt.date) -> str:
-    return str(get_pack(jurisdiction_code).resolve(parameter, on).citation)
+    return str(pack_for(jurisdiction_code).resolve(parameter, on).citation)

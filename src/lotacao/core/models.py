@@ -43,3 +43,45 @@ class Jurisdiction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.state})"
+
+
+class AgencyValue(models.Model):
+    """A value the agency supplies for a pack parameter (what the law leaves undefined, or its
+    own acts: fiscal-unit values, municipal holidays, Maricá's infraction groups…), in force from a
+    date, citing the act that fixed it. Never edited: a new value from a later date supersedes it,
+    and a mistaken one is annulled with a reason (both audited)."""
+
+    jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT, related_name="+")
+    parameter = models.CharField("parâmetro", max_length=120)
+    valid_from = models.DateField("em vigor desde")
+    value = models.JSONField("valor")
+    cite = models.CharField("ato que o fixou", max_length=300)
+    note = models.TextField("observação", blank=True)
+    created_by = models.ForeignKey(
+        "accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    annulled_at = models.DateTimeField("anulado em", null=True, blank=True)
+    annulled_reason = models.TextField("motivo da anulação", blank=True)
+
+    jurisdiction_path: ClassVar[str] = "jurisdiction_id"
+    holder_path: ClassVar[str | None] = None
+
+    objects = TenantManager()
+    unscoped = models.Manager()
+
+    class Meta:
+        ordering = ["parameter", "valid_from"]
+        verbose_name = "valor informado pelo órgão"
+        verbose_name_plural = "valores informados pelo órgão"
+        base_manager_name = "unscoped"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["jurisdiction", "parameter", "valid_from"],
+                condition=models.Q(annulled_at__isnull=True),
+                name="unique_live_agency_value",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.parameter} desde {self.valid_from:%d/%m/%Y}"

@@ -23,7 +23,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from lotacao.law.packs import get_pack
+from lotacao.core.law import pack_for
 
 ROLES = ("holder", "auxiliary_driver", "relief_driver", "fare_collector", "vehicle")
 ROLE_LABELS = {
@@ -83,7 +83,7 @@ def parameter_name(role: str) -> str:
 def requirements(jurisdiction_code: str, role: str, on: dt.date) -> RoleRequirements:
     if role not in ROLES:
         raise ValueError(f"Papel desconhecido: {role!r} (use {', '.join(ROLES)}).")
-    pack = get_pack(jurisdiction_code)
+    pack = pack_for(jurisdiction_code)
     name = parameter_name(role)
     if not pack.has(name):
         return RoleRequirements(

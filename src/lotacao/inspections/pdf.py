@@ -9,7 +9,7 @@ import segno
 from django.template.loader import render_to_string
 from weasyprint import HTML
 
-from lotacao.law.packs import get_pack
+from lotacao.core.law import pack_for
 
 
 def qr_data_uri(url: str) -> str:
@@ -24,7 +24,7 @@ def seal_html(seal: Any, public_url: str) -> str:
             "seal": seal,
             "vehicle": vehicle,
             "jurisdiction": vehicle.jurisdiction,
-            "law": get_pack(vehicle.jurisdiction_id).law,
+            "law": pack_for(vehicle.jurisdiction_id).law,
             "qr": qr_data_uri(public_url),
             "public_url": public_url,
         },

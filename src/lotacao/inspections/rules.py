@@ -16,12 +16,12 @@ from importlib.util import find_spec
 from typing import Any
 
 from lotacao.core.formats import br_date
-from lotacao.law.evaluate import evaluate_case
-from lotacao.law.packs import Entry, get_pack
+from lotacao.core.law import evaluate_case, pack_for
+from lotacao.law.packs import Entry
 
 
 def entry(code: str, name: str, on: dt.date) -> Entry | None:
-    pack = get_pack(code)
+    pack = pack_for(code)
     if not pack.has(name):
         return None
     found = pack.resolve(name, on)
@@ -112,7 +112,7 @@ def age_limit(vehicle: Any, on: dt.date) -> AgeLimit:
 
 
 def replacement_deadline(code: str, reached: dt.date) -> tuple[dt.date | None, str]:
-    if not get_pack(code).has("deadline.vehicle_replacement"):
+    if not pack_for(code).has("deadline.vehicle_replacement"):
         return None, ""
     result = evaluate_case(
         {
@@ -163,11 +163,11 @@ def seal_rule(code: str, on: dt.date) -> tuple[dict[str, Any] | None, Entry | No
 
 
 def description(code: str, name: str) -> str:
-    return get_pack(code).parameters[name].description
+    return pack_for(code).parameters[name].description
 
 
 def cite(code: str, text: str) -> str:
-    return get_pack(code).cite(text)
+    return pack_for(code).cite(text)
 
 
 def pt(day: dt.date | None) -> str:

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import record, snapshot
+from lotacao.core.law import evaluate_case
 from lotacao.core.models import Jurisdiction
 from lotacao.core.services import create_audited, update_audited
 from lotacao.inspections import rules
@@ -32,7 +33,6 @@ from lotacao.inspections.models import (
     Seal,
     VehicleAssessment,
 )
-from lotacao.law.evaluate import evaluate_case
 from lotacao.registry import services as registry_services
 from lotacao.registry.models import Vehicle
 

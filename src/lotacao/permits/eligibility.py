@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from lotacao.billing.selectors import clearance
 from lotacao.core.formats import br_date
-from lotacao.law.evaluate import evaluate_case
+from lotacao.core.law import evaluate_case
 from lotacao.permits import rules
 from lotacao.permits.models import Ban, Permit
 

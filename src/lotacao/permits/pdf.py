@@ -10,7 +10,7 @@ import segno
 from django.template.loader import render_to_string
 from weasyprint import HTML
 
-from lotacao.law.packs import get_pack
+from lotacao.core.law import pack_for
 from lotacao.permits.models import Permit
 
 
@@ -19,7 +19,7 @@ def qr_data_uri(url: str) -> str:
 
 
 def term_pdf(permit: Permit, *, public_url: str, on: dt.date, uncompressed: bool = False) -> bytes:
-    pack = get_pack(permit.jurisdiction_id)
+    pack = pack_for(permit.jurisdiction_id)
     eligibility: dict[str, Any] = permit.eligibility or {}
     citations = [permit.term_citation, *eligibility.get("quota_citations", [])]
     html = render_to_string(

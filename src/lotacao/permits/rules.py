@@ -11,11 +11,12 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from lotacao.core.formats import br_date
-from lotacao.law.packs import Entry, get_pack
+from lotacao.core.law import pack_for
+from lotacao.law.packs import Entry
 
 
 def entry(jurisdiction_code: str, name: str, on: dt.date) -> Entry | None:
-    pack = get_pack(jurisdiction_code)
+    pack = pack_for(jurisdiction_code)
     if not pack.has(name):
         return None
     return pack.resolve(name, on)
@@ -28,11 +29,11 @@ def value(jurisdiction_code: str, name: str, on: dt.date) -> Any:
 
 def cite(jurisdiction_code: str, name: str, on: dt.date) -> str:
     e = entry(jurisdiction_code, name, on)
-    return str(e.citation) if e is not None else get_pack(jurisdiction_code).law
+    return str(e.citation) if e is not None else pack_for(jurisdiction_code).law
 
 
 def law_name(jurisdiction_code: str) -> str:
-    return get_pack(jurisdiction_code).law
+    return pack_for(jurisdiction_code).law
 
 
 def add(day: dt.date, duration: dict[str, int]) -> dt.date:

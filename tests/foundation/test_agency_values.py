@@ -1,0 +1,131 @@
+"""Values the agency supplies to its law: validated by the pack, dated, cited, audited, used."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from lotacao.audit.services import history
+from lotacao.core import law
+from lotacao.core.agency_values import annul_agency_value, set_agency_value
+from lotacao.core.models import AgencyValue
+
+
+def test_an_undefined_value_supplied_by_the_agency_is_used_by_the_engine(world: Any) -> None:
+    from lotacao.core.models import Jurisdiction
+
+    pe = Jurisdiction.objects.create(code="pernambuco", name="Pernambuco", official_name="EPTI", state="PE")
+    case = {
+        "jurisdiction": "pernambuco",
+        "kind": "penalty",
+        "date": "2025-06-16",
+        "offender": "company",
+        "infraction": {"code": "I-a"},
+        "history": [],
+    }
+    before = law.evaluate_case(case)
+    assert "penalty.fine.I" in before["missing_parameters"]
+    gestor = world.users["gestor.recife"]
+    row = set_agency_value(
+        actor=gestor,
+        jurisdiction=pe,
+        parameter="penalty.fine.I",
+        valid_from=dt.date(2025, 1, 1),
+        value={"amount": "500.00"},
+        cite="Portaria EPTI nº 1/2025",
+        reason="Fixação do valor das multas leves",
+    )
+    after = law.evaluate_case(case)
+    assert {"type": "fine", "amount": "500.00"} in after["penalties"]
+    assert "penalty.fine.I" not in after["missing_parameters"]
+    assert "Portaria EPTI nº 1/2025" in " ".join(after["citations"]) + after["explanation"]
+    [event] = history(row)
+    assert event.action == "agency_value.created" and event.actor == gestor
+    # before its date the law's own (undefined) value still applies
+    earlier = law.evaluate_case({**case, "date": "2024-12-31"})
+    assert "penalty.fine.I" in earlier["missing_parameters"]
+
+
+def test_municipal_holidays_of_the_agency_move_deadlines(world: Any) -> None:
+    from lotacao.law.evaluate import evaluate_case as law_only
+
+    assert law.resolve("recife", "calendar.municipal_holidays", dt.date(2025, 7, 1)) == ["07-16"]
+    case = {"jurisdiction": "esteio", "kind": "deadline", "deadline": "defense", "date": "2025-01-06"}
+    # 15 business days after Monday 06/01/2025: 27/01 by the law alone; Esteio's agency declared
+    # 20/01 a municipal holiday (world fixture), so the product counts to 28/01.
+    assert law_only(case)["due"] == "2025-01-27"
+    assert law.evaluate_case(case)["due"] == "2025-01-28"
+
+
+@pytest.mark.parametrize(
+    ("parameter", "value", "cite", "message"),
+    [
+        ("penalty.fine.nao-existe", "1.00", "Portaria", "não tem o parâmetro"),
+        ("calendar.municipal_holidays", "07-16", "Portaria", "Valor inválido"),
+        ("calendar.municipal_holidays", ["07-16"], " ", "Cite o ato"),
+    ],
+)
+def test_invalid_values_are_refused_in_portuguese_and_change_nothing(
+    world: Any, parameter: str, value: Any, cite: str, message: str
+) -> None:
+    count = AgencyValue.objects.count()
+    with pytest.raises(ValidationError, match=message):
+        set_agency_value(
+            actor=None,
+            jurisdiction=world.a,
+            parameter=parameter,
+            valid_from=dt.date(2025, 1, 1),
+            value=value,
+            cite=cite,
+            reason="teste",
+        )
+    assert AgencyValue.objects.count() == count
+
+
+def test_a_value_is_annulled_not_deleted_and_the_law_applies_again(world: Any) -> None:
+    row = world.objects["recife"]["core.agencyvalue"]
+    with pytest.raises(ValidationError, match="motivo"):
+        annul_agency_value(actor=None, value=row, reason="")
+    annul_agency_value(actor=world.users["gestor.recife"], value=row, reason="Lei revogada")
+    assert law.resolve("recife", "calendar.municipal_holidays", dt.date(2025, 7, 1)) == []
+    assert AgencyValue.objects.filter(pk=row.pk, annulled_at__isnull=False).exists()
+    with pytest.raises(ValidationError, match="já foi anulado"):
+        annul_agency_value(actor=None, value=row, reason="de novo")
+
+
+def test_only_managers_use_the_screen(world: Any, client: Any) -> None:
+    client.force_login(world.users["atendente.recife"])
+    assert client.get("/lei/").status_code == 404
+    client.force_login(world.users["gestor.recife"])
+    page = client.get("/lei/").content.decode()
+    assert "calendar.municipal_holidays" in page and "indefinido" in page
+    response = client.post(
+        "/lei/",
+        {
+            "j": "recife",
+            "parameter": "calendar.municipal_holidays",
+            "valid_from": "2026-01-01",
+            "value": '["07-16", "12-08"]',
+            "cite": "Lei Municipal nº 1/2026",
+            "reason": "Novo feriado",
+        },
+    )
+    assert response.status_code == 302
+    assert law.resolve("recife", "calendar.municipal_holidays", dt.date(2026, 2, 1)) == ["07-16", "12-08"]
+    bad = client.post(
+        "/lei/",
+        {
+            "j": "recife",
+            "parameter": "calendar.municipal_holidays",
+            "valid_from": "2026-02-01",
+            "value": "not json",
+            "cite": "x",
+            "reason": "y",
+        },
+    )
+    assert bad.status_code == 400 and "JSON" in bad.content.decode()
+    client.force_login(world.users["gestor.esteio"])
+    assert client.get("/lei/?j=recife").status_code == 404
