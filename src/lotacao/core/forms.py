@@ -45,7 +45,9 @@ def parse_value(kind: str, text: str) -> Any:
 
 class AgencyValueForm(forms.Form):
     parameter = forms.ChoiceField(label="Parâmetro")
-    valid_from = forms.DateField(label="Em vigor desde", widget=forms.DateInput(attrs={"type": "date"}))
+    valid_from = forms.DateField(
+        label="Em vigor desde", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
     value = forms.CharField(label="Valor", widget=forms.Textarea(attrs={"rows": 3}))
     cite = forms.CharField(
         label="Ato que fixou o valor", max_length=300, help_text="Ex.: Portaria nº 12/2025, art. 3º"
