@@ -10,6 +10,7 @@ urlpatterns = [
     path("permissoes/", include("lotacao.permits.urls")),
     path("documentos/", include("lotacao.documents.urls")),
     path("vistorias/", include("lotacao.inspections.urls")),
+    path("fiscalizacao/", include("lotacao.enforcement.urls")),
     path("fila/", include("lotacao.workqueue.urls")),
     path("lei/", include("lotacao.core.urls")),
     path("publico/", include("lotacao.public.urls")),
