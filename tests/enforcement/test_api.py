@@ -103,3 +103,20 @@ def test_roles_and_tenancy(world: Any, client: Any) -> None:
     assert client.get(f"{URL}/{notice_id}").status_code == 404
     client.logout()
     assert post(client, body(world)).status_code == 401
+
+
+def test_preview_writes_nothing_and_override_needs_a_clerk_and_a_reason(world: Any, client: Any) -> None:
+    client.force_login(world.users["fiscal.recife"])
+    preview = client.post(f"{URL}/preview", body(world), content_type="application/json")
+    assert preview.status_code == 200, preview.content
+    assert preview.json()["penalty"]["penalties"] == [{"type": "fine", "amount": "100.00"}]
+    assert preview.json()["id"] is None and count() == 0
+    notice_id = post(client, body(world)).json()["id"]
+    change = {"penalties": [{"type": "warning"}], "reason": "Primeira vez, advertência"}
+    url = f"{URL}/{notice_id}/penalty"
+    assert client.post(url, change, content_type="application/json").status_code == 403  # the inspector
+    client.force_login(world.users["atendente.recife"])
+    refused = client.post(url, {**change, "reason": " "}, content_type="application/json")
+    assert refused.status_code == 422 and "motivo" in refused.json()["detail"][0]
+    done = client.post(url, change, content_type="application/json")
+    assert done.status_code == 200 and done.json()["penalty"]["penalties"] == [{"type": "warning"}]

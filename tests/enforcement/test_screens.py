@@ -80,3 +80,15 @@ def test_only_enforcement_roles_reach_the_page(world: Any, client: Any) -> None:
     client.force_login(world.users["fiscal.esteio"])
     assert client.get(URL, {"jurisdicao": "recife"}).status_code == 404
     assert client.get(URL).status_code == 200  # their own jurisdiction's catalogue
+
+
+def test_preview_shows_the_penalty_and_writes_nothing(world: Any, client: Any) -> None:
+    client.force_login(world.users["atendente.recife"])
+    response = client.post(URL, {**form_data(world), "preview": "1"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Penalidade pela lei" in html and "Multa de R$\xa0100,00" in html and "art. 36" in html
+    assert 'value="k-1"' in html  # the same key: confirming is the first real request
+    assert created().count() == 0
+    assert client.post(URL, form_data(world)).status_code == 302
+    assert created().count() == 1

@@ -121,7 +121,55 @@ def create_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
     return HttpResponse(body, status=status, content_type="application/json")
 
 
-@router.get("/{notice_id}", summary="Auto de infração")
+@router.get("/{int:notice_id}", summary="Auto de infração")
 def get_notice(request: HttpRequest, notice_id: int) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
+    return JsonResponse(services.notice_data(notice))
+
+
+@router.post("/preview", summary="Calcular a penalidade de um auto, sem lavrar")
+def preview_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
+    """What the law gives for this notice now (the clerk sees it before confirming); writes nothing."""
+    jurisdiction = Jurisdiction.objects.filter(code=payload.jurisdiction).first()
+    if jurisdiction is None or not permissions.allowed(
+        getattr(request, "access", None), payload.jurisdiction, permissions.NOTICE_ROLES
+    ):
+        raise HttpError(403, "Seu perfil não permite lavrar autos nesta jurisdição.")
+    data = payload.dict()
+    try:
+        links = services.links_from_ids(
+            jurisdiction,
+            permit_id=data.pop("permit_id"),
+            holder_id=data.pop("holder_id"),
+            agent_id=data.pop("agent_id"),
+            vehicle_id=data.pop("vehicle_id"),
+            line_id=data.pop("line_id"),
+        )
+        data.pop("jurisdiction")
+        data.pop("reason")
+        notice = services.prepare_notice(jurisdiction=jurisdiction, inspector=request.user, **data, **links)
+    except ValidationError as error:
+        return JsonResponse({"detail": error.messages}, status=422)
+    return JsonResponse(services.notice_data(notice))
+
+
+class OverrideIn(Schema):
+    penalties: list[dict[str, Any]]
+    measures: list[dict[str, Any]] = []
+    reason: str
+
+
+@router.post("/{int:notice_id}/penalty", summary="Alterar a penalidade calculada (com motivo, auditado)")
+def override(request: HttpRequest, notice_id: int, payload: OverrideIn) -> HttpResponse:
+    notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
+    if not permissions.allowed(
+        getattr(request, "access", None), notice.jurisdiction_id, permissions.OVERRIDE_ROLES
+    ):
+        raise HttpError(403, "Seu perfil não permite alterar a penalidade.")
+    notice = services.override_penalty(
+        actor=request.user,
+        notice=notice,
+        penalty={"penalties": payload.penalties, "measures": payload.measures},
+        reason=payload.reason,
+    )
     return JsonResponse(services.notice_data(notice))

@@ -191,10 +191,8 @@ def _fill_links(notice: InfractionNotice) -> None:
     notice.plate = (notice.plate or "").upper().replace("-", "").replace(" ", "")
 
 
-@transaction.atomic
-def draw_up_notice(
+def prepare_notice(
     *,
-    actor: Any,
     jurisdiction: Jurisdiction,
     drawn_up_at: dt.datetime,
     infraction_code: str = "",
@@ -214,9 +212,9 @@ def draw_up_notice(
     evidence_image: str = "",
     evidence_latitude: Decimal | None = None,
     evidence_longitude: Decimal | None = None,
-    reason: str = "Auto de infração lavrado",
 ) -> InfractionNotice:
-    """Validate against the pack, compute the penalty with the engine, store and audit."""
+    """The notice validated against the pack, with the engine's penalty — not saved: this is the
+    preview a clerk sees before confirming, and what `draw_up_notice` stores."""
     if timezone.is_naive(drawn_up_at):
         raise ValidationError("Informe a data e a hora da infração com fuso horário.")
     if offender_kind not in OffenderKind.values:
@@ -275,6 +273,22 @@ def draw_up_notice(
             )
         engine_says = any(item.get("charged_to") == "permit_holder" for item in result.get("penalties", []))
         notice.charged_to_holder = notice.holder_id is not None and bool(charged or engine_says)
+    return notice
+
+
+@transaction.atomic
+def draw_up_notice(
+    *, actor: Any, reason: str = "Auto de infração lavrado", **fields: Any
+) -> InfractionNotice:
+    """Validate against the pack, compute the penalty with the engine, store and audit; the
+    points the law adds go to the ledger. `fields`: the keyword arguments of `prepare_notice`."""
+    notice = prepare_notice(**fields)
+    jurisdiction = notice.jurisdiction
+    pack = get_pack(jurisdiction.code)
+    on = notice.evaluated_for
+    assert on is not None
+    result = notice.engine_result
+    offender_kind = notice.offender_kind
     notice.number = _next_number(jurisdiction, on.year)
     create_audited(actor=actor, instance=notice, reason=reason, action="enforcement.notice_drawn_up")
     points = (result.get("points") or {}).get("added")

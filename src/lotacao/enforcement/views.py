@@ -54,7 +54,9 @@ class NoticeCreate(LoginRequiredMixin, View):
             raise Http404("Jurisdição fora do seu perfil.")
         return wanted
 
-    def _render(self, request: HttpRequest, code: str, form: NoticeForm, status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, code: str, form: NoticeForm, status: int = 200, preview: Any = None
+    ) -> HttpResponse:
         plate = request.GET.get("placa", "") or (form.data.get("plate", "") if form.is_bound else "")
         codes = permissions.jurisdictions_for(getattr(request, "access", None), permissions.NOTICE_ROLES)
         context = {
@@ -65,6 +67,7 @@ class NoticeCreate(LoginRequiredMixin, View):
             "plate": plate,
             "check": plate_check(plate, code),
             "catalogue": selectors.catalogue(code),
+            "preview": preview,
         }
         return render(request, "enforcement/notice_form.html", context, status=status)
 
@@ -78,6 +81,8 @@ class NoticeCreate(LoginRequiredMixin, View):
         form = NoticeForm(request.POST, jurisdiction=code)
         if not form.is_valid():
             return self._render(request, code, form, status=422)
+        if "preview" in request.POST:
+            return self._preview(request, code, form)
         data = form.cleaned_data
         payload = json.loads(json.dumps({"jurisdicao": code, **data}, cls=DjangoJSONEncoder))
         payload.pop("idempotency_key", None)
@@ -99,29 +104,54 @@ class NoticeCreate(LoginRequiredMixin, View):
             form.fresh_key()
         return self._render(request, code, form, status=status)
 
+    def _fields(
+        self, request: HttpRequest, jurisdiction: Jurisdiction, data: dict[str, Any]
+    ) -> dict[str, Any]:
+        links = self._links(jurisdiction, data)
+        return {
+            "jurisdiction": jurisdiction,
+            "inspector": request.user,
+            "drawn_up_at": data["drawn_up_at"],
+            "offender_kind": data["offender_kind"],
+            "infraction_code": data.get("infraction_code") or "",
+            "infraction_group": data.get("infraction_group") or "",
+            "place": data.get("place") or "",
+            "description": data.get("description") or "",
+            "plate": links.pop("plate", ""),
+            "offender_name": data.get("offender_name") or "",
+            "offender_document": data.get("offender_document") or "",
+            "evidence_image": data.get("evidence_image") or "",
+            "evidence_latitude": data.get("evidence_latitude"),
+            "evidence_longitude": data.get("evidence_longitude"),
+            **links,
+        }
+
+    def _preview(self, request: HttpRequest, code: str, form: NoticeForm) -> HttpResponse:
+        """The penalty the law gives, shown before confirming; nothing is written."""
+        jurisdiction = Jurisdiction.objects.get(code=code)
+        try:
+            notice = services.prepare_notice(**self._fields(request, jurisdiction, form.cleaned_data))
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+            return self._render(request, code, form, status=422)
+        preview = {
+            "penalty": selectors.describe_penalty(notice.penalty),
+            "measures": [m.get("type") for m in notice.penalty.get("measures", [])],
+            "explanation": notice.explanation,
+            "citations": notice.citations,
+            "charged_to_holder": notice.charged_to_holder,
+            "missing_parameters": notice.missing_parameters,
+        }
+        return self._render(request, code, form, preview=preview)
+
     def _work(
         self, request: HttpRequest, jurisdiction: Jurisdiction, data: dict[str, Any]
     ) -> tuple[int, str]:
         try:
-            links = self._links(jurisdiction, data)
+            fields = self._fields(request, jurisdiction, data)
             notice = services.draw_up_notice(
-                actor=request.user,
-                jurisdiction=jurisdiction,
-                inspector=request.user,
-                drawn_up_at=data["drawn_up_at"],
-                offender_kind=data["offender_kind"],
-                infraction_code=data.get("infraction_code") or "",
-                infraction_group=data.get("infraction_group") or "",
-                place=data.get("place") or "",
-                description=data.get("description") or "",
-                plate=links.pop("plate", ""),
-                offender_name=data.get("offender_name") or "",
-                offender_document=data.get("offender_document") or "",
-                evidence_image=data.get("evidence_image") or "",
-                evidence_latitude=data.get("evidence_latitude"),
-                evidence_longitude=data.get("evidence_longitude"),
-                reason="Auto de infração lavrado em campo",
-                **links,
+                actor=request.user, reason="Auto de infração lavrado em campo", **fields
             )
         except ValidationError as error:
             return 422, json.dumps({"detail": error.messages}, ensure_ascii=False)
