@@ -105,7 +105,6 @@ def test_marica_refuses_without_the_holder_art_61(world: Any) -> None:
 
 def test_pernambuco_unidentified_offender_needs_image_or_gps(world: Any) -> None:
     j = make_jurisdiction("pernambuco")
-    holder = world.objects["recife"]["registry.holder"]
     kwargs: dict[str, Any] = {
         "actor": None,
         "jurisdiction": j,
@@ -114,7 +113,6 @@ def test_pernambuco_unidentified_offender_needs_image_or_gps(world: Any) -> None
         "offender_kind": "unlicensed",
         "plate": "XYZ9A99",
     }
-    del holder
     with pytest.raises(ValidationError) as error:
         services.draw_up_notice(**kwargs)
     assert "(Lei Estadual 16.205/2017 (Pernambuco), art. 25, § 1º)" in error.value.messages[0]
@@ -237,3 +235,34 @@ def test_override_needs_a_reason_and_is_audited(recife: dict[str, Any]) -> None:
     event = AuditEvent.objects.get(action="enforcement.penalty_overridden", object_id=str(notice.pk))
     assert event.reason == "Erro de enquadramento"
     assert event.before["penalty"]["penalties"][0]["type"] == "fine"
+
+
+@pytest.mark.parametrize(
+    ("code", "penalty", "measure"),
+    [
+        ("esteio", {"type": "fine", "units": "2000", "unit": "UFRM"}, "vehicle_seizure"),  # art. 18
+        ("cabo", {"type": "fine", "units": "500", "unit": "UFIR"}, "vehicle_retention"),  # "Da Fiscalização"
+    ],
+)
+def test_clandestine_in_other_laws_records_plate_and_person_outside_registries(
+    world: Any, code: str, penalty: dict[str, str], measure: str
+) -> None:
+    j = world.b if code == "esteio" else make_jurisdiction(code)
+    kwargs: dict[str, Any] = {
+        "actor": None,
+        "jurisdiction": j,
+        "drawn_up_at": at("2025-06-16"),
+        "offender_kind": "unlicensed",
+        "plate": "KLM2N34",
+        "offender_name": "Sem Cadastro",
+        "place": "Rodoviária",
+    }
+    first = services.draw_up_notice(**kwargs)
+    assert first.penalty["penalties"] == [penalty] and first.penalty["measures"] == [{"type": measure}]
+    assert first.vehicle is None and first.holder is None and first.offender_name == "Sem Cadastro"
+    if code == "cabo":  # the law does not say what a notice must contain
+        assert "notice.required_fields" in first.missing_parameters
+    InfractionNotice.objects.filter(pk=first.pk).update(status="decided_final")
+    again = services.draw_up_notice(**{**kwargs, "drawn_up_at": at("2025-07-16")})
+    if code == "esteio":  # art. 18, par. único: doubled on recidivism, same plate
+        assert again.penalty["penalties"] == [{"type": "fine", "units": "4000", "unit": "UFRM"}]
