@@ -266,3 +266,15 @@ def test_clandestine_in_other_laws_records_plate_and_person_outside_registries(
     again = services.draw_up_notice(**{**kwargs, "drawn_up_at": at("2025-07-16")})
     if code == "esteio":  # art. 18, par. único: doubled on recidivism, same plate
         assert again.penalty["penalties"] == [{"type": "fine", "units": "4000", "unit": "UFRM"}]
+
+
+def test_the_infraction_day_is_the_jurisdictions_local_day(world: Any) -> None:
+    notice = services.draw_up_notice(
+        actor=None,
+        jurisdiction=world.b,  # Esteio, America/Sao_Paulo
+        drawn_up_at=dt.datetime(2025, 6, 16, 1, 30, tzinfo=dt.UTC),
+        offender_kind="unlicensed",
+        plate="KLM2N34",
+        place="Rodoviária",
+    )
+    assert notice.evaluated_for == dt.date(2025, 6, 15)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -41,7 +42,8 @@ HISTORY_STATUS: dict[str, str] = {
 
 
 def _day(jurisdiction: Jurisdiction, moment: dt.datetime) -> dt.date:
-    return timezone.localtime(moment).date()
+    """The day of the infraction where it happened (the jurisdiction's time zone)."""
+    return moment.astimezone(ZoneInfo(jurisdiction.timezone or "America/Sao_Paulo")).date()
 
 
 def _next_number(jurisdiction: Jurisdiction, year: int) -> str:
@@ -142,7 +144,7 @@ def offender_history(notice: InfractionNotice) -> list[dict[str, Any]]:
         "drawn_up_at", "infraction_code", "infraction_group", "status"
     ):
         entry: dict[str, Any] = {
-            "date": timezone.localtime(row["drawn_up_at"]).date().isoformat(),
+            "date": _day(notice.jurisdiction, row["drawn_up_at"]).isoformat(),
             "code": row["infraction_code"] or "any",
             "status": HISTORY_STATUS.get(row["status"], "pending"),
         }
@@ -377,7 +379,7 @@ def notice_data(notice: InfractionNotice) -> dict[str, Any]:
         "number": notice.number,
         "jurisdiction": notice.jurisdiction_id,
         "status": notice.status,
-        "drawn_up_at": timezone.localtime(notice.drawn_up_at).isoformat(),
+        "drawn_up_at": notice.drawn_up_at.astimezone(ZoneInfo(notice.jurisdiction.timezone)).isoformat(),
         "place": notice.place,
         "infraction_code": notice.infraction_code,
         "infraction_group": notice.infraction_group,
