@@ -92,3 +92,15 @@ def test_preview_shows_the_penalty_and_writes_nothing(world: Any, client: Any) -
     assert created().count() == 0
     assert client.post(URL, form_data(world)).status_code == 302
     assert created().count() == 1
+
+
+def test_the_holder_sees_the_notices_charged_to_them_and_no_others(world: Any, client: Any) -> None:
+    client.force_login(world.users["fiscal.recife"])
+    url = client.post(URL, form_data(world))["Location"]
+    client.force_login(world.users["holder0.recife"])
+    assert client.get(url).status_code == 200
+    listing = client.get("/fiscalizacao/autos/").content.decode()
+    assert created().get().number in listing
+    client.force_login(world.users["holder1.recife"])
+    assert client.get(url).status_code == 404
+    assert created().get().number not in client.get("/fiscalizacao/autos/").content.decode()

@@ -22,7 +22,7 @@ from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, OffenderKi
 from lotacao.permits.models import Permit, PermitAgent
 from lotacao.public.selectors import clean_plate, vehicle_status
 from lotacao.registry.models import Vehicle
-from lotacao.web.views_base import ScopedDetailView
+from lotacao.web.views_base import ScopedDetailView, ScopedListView
 
 FORM_ENDPOINT = "infraction-notices.form"
 
@@ -208,3 +208,23 @@ class NoticeDetail(ScopedDetailView):
 
     def extra_context(self, obj: Any) -> dict[str, Any]:
         return {"penalty_text": selectors.describe_penalty(obj.penalty)}
+
+
+class NoticeList(ScopedListView):
+    """Notices of the user's scope (a permit holder: only their own, agents' included)."""
+
+    model = InfractionNotice
+    title = "Autos de infração"
+    columns = [
+        ("Número", "number"),
+        ("Data e hora", "drawn_up_at"),
+        ("Placa", "plate"),
+        ("Enquadramento", "infraction_code"),
+        ("Penalidade", "penalty_summary"),
+        ("Situação", "status"),
+    ]
+    search_fields = ["number__icontains", "plate__icontains"]
+    search_help = "Número do auto ou placa"
+    detail_url_name = "enforcement:notice"
+    create_url_name = "enforcement:notice_create"
+    create_label = "Novo auto de infração"
