@@ -44,6 +44,8 @@ def test_phone_page_renders_with_plate_status_and_catalogue(world: Any, client: 
     assert "AUTORIZADO" in html and "Pessoa 0 de Recife" in html  # staff see the holder's name
     assert "G2-a — " in html  # the catalogue in Portuguese
     assert 'name="idempotency_key"' in html
+    assert 'name="place" maxlength="300" required' in html and "Local *" in html  # art. 30, II
+    assert "Exigido no auto (Lei Municipal 16.856/2003 (Recife), art. 30)" in html
     unknown = client.get(URL, {"placa": "ZZZ9Z99"}).content.decode()
     assert "sem cadastro nesta jurisdição" in unknown
 

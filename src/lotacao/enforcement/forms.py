@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from lotacao.core.law import citation, resolve
 from lotacao.enforcement import selectors
 from lotacao.enforcement.models import OffenderKind
 
@@ -63,6 +64,17 @@ class NoticeForm(forms.Form):
             group_field.choices = [("", "—")] + [(g["id"], g["label"]) for g in groups]
         else:
             del self.fields["infraction_group"]
+
+        # The law's required fields are marked for the browser too, so the phone asks for them
+        # before sending (the service checks them again, with the article).
+        required = resolve(jurisdiction, "notice.required_fields", timezone.localdate()) or {}
+        for name in required.get("always", []):
+            if name in ("place", "description", "plate") and name in self.fields:
+                self.fields[name].widget.attrs["required"] = "required"
+                self.fields[name].label = f"{self.fields[name].label} *"
+        self.law_citation = (
+            citation(jurisdiction, "notice.required_fields", timezone.localdate()) if required else ""
+        )
 
     def fresh_key(self) -> None:
         """A new key after a refusal: the corrected form is another request."""
