@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Any
 
 from lotacao.core.formats import brl
-from lotacao.law.packs import get_pack
+from lotacao.core.law import pack_for
 
 PENALTY_LABELS = {
     "warning": "Advertência",
@@ -20,7 +20,7 @@ PENALTY_LABELS = {
 
 def catalogue(jurisdiction_code: str) -> list[dict[str, Any]]:
     """The infractions of the pack (code, group, description, citation), for search and choice."""
-    pack = get_pack(jurisdiction_code)
+    pack = pack_for(jurisdiction_code)
     rows = [
         {"code": code, "group": row.group or "", "description": row.description, "citation": row.citation}
         for code, row in pack.infractions.items()
@@ -29,14 +29,14 @@ def catalogue(jurisdiction_code: str) -> list[dict[str, Any]]:
 
 
 def groups(jurisdiction_code: str) -> list[dict[str, str]]:
-    pack = get_pack(jurisdiction_code)
+    pack = pack_for(jurisdiction_code)
     if not pack.accepts_group_only:
         return []
     return [{"id": gid, "label": group.label} for gid, group in pack.groups.items()]
 
 
 def accepts_group_only(jurisdiction_code: str) -> bool:
-    return bool(get_pack(jurisdiction_code).accepts_group_only)
+    return bool(pack_for(jurisdiction_code).accepts_group_only)
 
 
 def describe_penalty(penalty: dict[str, Any] | None) -> str:

@@ -15,13 +15,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from lotacao.audit.services import record, snapshot
-from lotacao.core.law import citation, resolve
+from lotacao.core.law import citation, evaluate_case, pack_for, resolve
 from lotacao.core.models import Jurisdiction
 from lotacao.core.services import create_audited
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeCounter, OffenderKind, PointsEntry
 from lotacao.law.errors import CaseError
-from lotacao.law.evaluate import evaluate_case
-from lotacao.law.packs import get_pack
 
 # What each field id of `notice.required_fields` means, in the words of the error message.
 FIELD_LABELS = {
@@ -221,7 +219,7 @@ def prepare_notice(
         raise ValidationError("Informe a data e a hora da infração com fuso horário.")
     if offender_kind not in OffenderKind.values:
         raise ValidationError("Tipo de infrator desconhecido.")
-    pack = get_pack(jurisdiction.code)
+    pack = pack_for(jurisdiction.code)
     if (
         infraction_code
         and infraction_code not in pack.infractions
@@ -286,7 +284,7 @@ def draw_up_notice(
     points the law adds go to the ledger. `fields`: the keyword arguments of `prepare_notice`."""
     notice = prepare_notice(**fields)
     jurisdiction = notice.jurisdiction
-    pack = get_pack(jurisdiction.code)
+    pack = pack_for(jurisdiction.code)
     on = notice.evaluated_for
     assert on is not None
     result = notice.engine_result
