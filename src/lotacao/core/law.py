@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from lotacao.law import evaluate as engine
-from lotacao.law.packs import Pack, get_pack
+from lotacao.law.packs import Entry, Pack, get_pack
 
 TTL = 5.0
 _CACHE: dict[str, tuple[float, dict[str, list[dict[str, Any]]], Pack]] = {}
@@ -70,6 +70,19 @@ def _known() -> set[str]:
     from lotacao.law.packs import available_packs
 
     return set(available_packs())
+
+
+def entry(jurisdiction_code: str, parameter: str, on: dt.date) -> Entry | None:
+    """The dated entry in force (value, undefined or repealed), or None when the pack has no such
+    parameter (a law that does not regulate the matter)."""
+    pack = pack_for(jurisdiction_code)
+    return pack.resolve(parameter, on) if pack.has(parameter) else None
+
+
+def value(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:
+    """The value in force, or None when the pack lacks the parameter or leaves it undefined."""
+    found = entry(jurisdiction_code, parameter, on)
+    return found.value if found is not None and found.status == "value" else None
 
 
 def resolve(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:

@@ -15,22 +15,18 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import Any
 
+from lotacao.core import law
 from lotacao.core.formats import br_date
 from lotacao.core.law import evaluate_case, pack_for
 from lotacao.law.packs import Entry
 
+value = law.value  # the value in force, or None (absent, undefined or repealed)
+
 
 def entry(code: str, name: str, on: dt.date) -> Entry | None:
-    pack = pack_for(code)
-    if not pack.has(name):
-        return None
-    found = pack.resolve(name, on)
-    return None if found.status == "repealed" else found
-
-
-def value(code: str, name: str, on: dt.date) -> Any:
-    found = entry(code, name, on)
-    return found.value if found is not None and found.status == "value" else None
+    """As lotacao.core.law.entry, but a rule not (or no longer) in force counts as absent."""
+    found = law.entry(code, name, on)
+    return None if found is None or found.status == "repealed" else found
 
 
 def vehicle_case(vehicle: Any, insurance: dict[str, str] | None = None) -> dict[str, Any]:

@@ -6,25 +6,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
 from lotacao.core.formats import br_date
-from lotacao.core.law import pack_for
-from lotacao.law.packs import Entry
+from lotacao.core.law import entry, pack_for, value
 
-
-def entry(jurisdiction_code: str, name: str, on: dt.date) -> Entry | None:
-    pack = pack_for(jurisdiction_code)
-    if not pack.has(name):
-        return None
-    return pack.resolve(name, on)
-
-
-def value(jurisdiction_code: str, name: str, on: dt.date) -> Any:
-    e = entry(jurisdiction_code, name, on)
-    return e.value if e is not None and e.status == "value" else None
+__all__ = ["add", "cite", "entry", "law_name", "value"]
 
 
 def cite(jurisdiction_code: str, name: str, on: dt.date) -> str:
