@@ -7,10 +7,6 @@ from lotacao.registry.models import Holder, Line, Person, Vehicle
 from lotacao.web.views_base import ScopedDetailView, ScopedListView
 
 
-def _digits(query: str) -> str:
-    return re.sub(r"\D", "", query)
-
-
 class PersonList(ScopedListView):
     model = Person
     title = "Pessoas"
