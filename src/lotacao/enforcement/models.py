@@ -107,6 +107,10 @@ class InfractionNotice(TenantModel):
     evaluated_for = models.DateField("data de referência do cálculo", null=True, blank=True)
     missing_parameters = models.JSONField("parâmetros indefinidos", default=list, blank=True)
     charged_to_holder = models.BooleanField("cobrado do permissionário", default=False)
+    # Notification: the date it counts as served (NoticeService), or the archive the law orders.
+    served_on = models.DateField("notificado em", null=True, blank=True)
+    archived_on = models.DateField("arquivado em", null=True, blank=True)
+    archive_reason = models.TextField("motivo do arquivamento", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "holder_id"
@@ -124,6 +128,7 @@ class InfractionNotice(TenantModel):
             models.Index(fields=["jurisdiction", "holder", "drawn_up_at"], name="enf_notice_holder_idx"),
             models.Index(fields=["jurisdiction", "agent", "drawn_up_at"], name="enf_notice_agent_idx"),
             models.Index(fields=["jurisdiction", "plate", "drawn_up_at"], name="enf_notice_plate_idx"),
+            models.Index(fields=["status", "drawn_up_at"], name="enf_notice_status_idx"),
         ]
 
     def __str__(self) -> str:
@@ -139,6 +144,55 @@ class InfractionNotice(TenantModel):
         from lotacao.enforcement.selectors import describe_penalty
 
         return describe_penalty(self.penalty)
+
+
+class NoticeService(TenantModel):
+    """One notification of a notice: how it was sent, when it counts as served and why."""
+
+    class Method(models.TextChoices):
+        HAND = "hand", "Pessoalmente (em mãos)"
+        POST_AR = "post_ar", "Via postal com aviso de recebimento (AR)"
+        EDITAL = "edital", "Por edital"
+
+    class ReturnReason(models.TextChoices):
+        OUTDATED_ADDRESS = "outdated_address", "Endereço ou cadastro desatualizado"
+        OTHER = "other", "Outro motivo"
+
+    notice = models.ForeignKey(InfractionNotice, on_delete=models.PROTECT, related_name="services")
+    method = models.CharField("meio", max_length=20, choices=Method.choices)
+    sent_on = models.DateField("enviada em", null=True, blank=True)
+    received_on = models.DateField("recebida em", null=True, blank=True)
+    published_on = models.DateField("edital publicado em", null=True, blank=True)
+    returned = models.BooleanField("devolvida", default=False)
+    returned_reason = models.CharField(
+        "motivo da devolução", max_length=20, choices=ReturnReason.choices, blank=True
+    )
+    returned_note = models.TextField("observação da devolução", blank=True)
+    address = models.CharField("endereço usado", max_length=400, blank=True)
+    addressed_to_holder = models.BooleanField("enviada ao permissionário", default=False)
+    served_on = models.DateField("considerada feita em")
+    explanation = models.TextField("explicação", blank=True)
+    citations = models.JSONField("fundamentos", default=list, blank=True)
+    missing_parameters = models.JSONField("parâmetros indefinidos", default=list, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="registrado por",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "notice__holder_id"
+
+    class Meta:
+        verbose_name = "notificação do auto"
+        verbose_name_plural = "notificações do auto"
+        ordering = ["-served_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Notificação do auto {self.notice_id} ({self.get_method_display()})"
 
 
 class NoticeCounter(TenantModel):

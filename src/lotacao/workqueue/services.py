@@ -19,6 +19,7 @@ from lotacao.workqueue.models import WorkItem
 
 PROVIDERS = [
     "lotacao.documents.queue",
+    "lotacao.enforcement.queue",
     "lotacao.inspections.queue",
     "lotacao.permits.queue",
 ]

@@ -1,0 +1,357 @@
+"""Notifying an infraction notice and the agency's own deadline to notify.
+
+`record_notification` stores how a notice was notified (by hand, by post with AR, by edital) and
+the date it counts as served, read from the pack: the engine's edital deadline where the law sets
+one, a returned notice counted only where the law says so, agents' notices sent to the holder
+where the law says so. `overdue_notices` / `apply_missed_deadlines` are the daily job: notices not
+served by the engine's notification deadline get the pack's effect (archive or flag).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from lotacao.core.law import entry, evaluate_case, value
+from lotacao.core.services import create_audited, update_audited
+from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeService
+
+Method = NoticeService.Method
+ReturnReason = NoticeService.ReturnReason
+OVERDUE_KIND = "enforcement.notification_overdue"
+
+
+def _br(day: dt.date) -> str:
+    return f"{day:%d/%m/%Y}"
+
+
+def _infraction_day(notice: InfractionNotice) -> dt.date:
+    zone = ZoneInfo(notice.jurisdiction.timezone or "America/Sao_Paulo")
+    return notice.drawn_up_at.astimezone(zone).date()
+
+
+def _silence(code: str, parameter: str, on: dt.date) -> str:
+    """Why the law gives no value (its undefined reason and article), for a message."""
+    found = entry(code, parameter, on)
+    if found is None:
+        return "a lei não trata do assunto"
+    reason = (found.reason or "").strip().rstrip(".")
+    where = str(found.citation)
+    return f"{reason} ({where})" if reason else f"a lei não define ({where})"
+
+
+def holder_address(holder: Any) -> str:
+    if holder is None:
+        return ""
+    if holder.person is not None:
+        return str(holder.person.address_display)
+    company = holder.company
+    if company is None:
+        return ""
+    return "/".join(p for p in (company.city, company.state) if p)
+
+
+def _address(notice: InfractionNotice, given: str, on: dt.date) -> tuple[str, bool, list[str], str]:
+    """The address the notification goes to: (address, to the holder, citations, explanation)."""
+    code = notice.jurisdiction_id
+    to_holder = value(code, "notice.agent_notice_to_holder", on) is True
+    if notice.offender_kind in AGENT_KINDS and notice.holder is not None and to_holder:
+        found = entry(code, "notice.agent_notice_to_holder", on)
+        cite = str(found.citation) if found is not None else ""
+        return (
+            holder_address(notice.holder),
+            True,
+            [cite],
+            f"Notificação de preposto encaminhada ao domicílio do permissionário ({cite}).",
+        )
+    if given.strip():
+        return given.strip(), False, [], ""
+    if notice.offender_kind in AGENT_KINDS and notice.agent is not None:
+        return str(notice.agent.address_display), False, [], ""
+    return holder_address(notice.holder), notice.holder_id is not None, [], ""
+
+
+def _deadline_case(code: str, deadline: str, start: dt.date) -> dict[str, Any]:
+    return {"jurisdiction": code, "kind": "deadline", "deadline": deadline, "date": start.isoformat()}
+
+
+def _check_date(label: str, day: dt.date | None, infraction: dt.date, today: dt.date) -> list[str]:
+    if day is None:
+        return []
+    if day < infraction:
+        return [f"A data {label} ({_br(day)}) não pode ser anterior à infração ({_br(infraction)})."]
+    if day > today:
+        return [f"A data {label} ({_br(day)}) não pode ser futura."]
+    return []
+
+
+@transaction.atomic
+def record_notification(
+    *,
+    actor: Any,
+    notice: InfractionNotice,
+    method: str,
+    sent_on: dt.date | None = None,
+    received_on: dt.date | None = None,
+    published_on: dt.date | None = None,
+    returned: bool = False,
+    returned_reason: str = "",
+    returned_note: str = "",
+    address: str = "",
+    reason: str = "Notificação do auto registrada",
+    today: dt.date | None = None,
+) -> NoticeService:
+    """Record a notification and the date it counts as served; refuse (changing nothing) what the
+    law does not accept. `received_on` of a returned letter is the date it came back."""
+    notice = InfractionNotice.unscoped.select_for_update().select_related("jurisdiction").get(pk=notice.pk)
+    code = notice.jurisdiction_id
+    today = today or timezone.localdate()
+    infraction = _infraction_day(notice)
+    if notice.status in (InfractionNotice.Status.ARCHIVED, InfractionNotice.Status.ANNULLED):
+        raise ValidationError(
+            f"O auto {notice.number} está {notice.get_status_display().lower()}: não cabe notificação."
+        )
+    if notice.served_on is not None:
+        raise ValidationError(f"O auto {notice.number} já foi notificado em {_br(notice.served_on)}.")
+    if method not in Method.values:
+        raise ValidationError("Meio de notificação desconhecido: em mãos, via postal com AR ou edital.")
+    errors = (
+        _check_date("de envio", sent_on, infraction, today)
+        + _check_date("de recebimento", received_on, infraction, today)
+        + _check_date("de publicação do edital", published_on, infraction, today)
+    )
+    if errors:
+        raise ValidationError(errors)
+    citations: list[str] = []
+    missing: list[str] = []
+    if returned and method != Method.POST_AR:
+        raise ValidationError("Só a notificação enviada por via postal pode ser registrada como devolvida.")
+    if method == Method.HAND:
+        if received_on is None:
+            raise ValidationError("Informe a data da ciência do notificado (entrega em mãos).")
+        served_on = received_on
+        explanation = (
+            f"Notificação entregue em mãos: considera-se feita na data da ciência, {_br(served_on)}."
+        )
+    elif method == Method.POST_AR and not returned:
+        if received_on is None:
+            raise ValidationError("Informe a data do recebimento consignada no aviso de recebimento (AR).")
+        served_on = received_on
+        explanation = (
+            f"Notificação por via postal com AR: considera-se feita na data do recebimento, {_br(served_on)}."
+        )
+    elif method == Method.POST_AR:
+        if received_on is None:
+            raise ValidationError("Informe a data em que a notificação foi devolvida.")
+        if returned_reason not in ReturnReason.values:
+            raise ValidationError("Informe o motivo da devolução da notificação.")
+        counts = value(code, "notice.returned_counts_as_served", infraction)
+        if returned_reason != ReturnReason.OUTDATED_ADDRESS:
+            raise ValidationError(
+                "A notificação devolvida por motivo que não seja endereço ou cadastro desatualizado "
+                "não vale como notificação: registre nova tentativa."
+            )
+        if counts is not True:
+            raise ValidationError(
+                "A notificação devolvida não pode ser considerada válida: "
+                f"{_silence(code, 'notice.returned_counts_as_served', infraction)}. "
+                "Registre nova tentativa de notificação."
+            )
+        found = entry(code, "notice.returned_counts_as_served", infraction)
+        cite = str(found.citation) if found is not None else ""
+        citations.append(cite)
+        served_on = received_on
+        explanation = (
+            "Notificação devolvida por desatualização do endereço cadastrado, considerada válida para "
+            f"todos os efeitos ({cite}); considera-se feita na data da devolução, {_br(served_on)}."
+        )
+    else:
+        if published_on is None:
+            raise ValidationError("Informe a data de publicação do edital.")
+        deadline = value(code, "notice.edital_service_deadline", infraction)
+        if deadline:
+            result = evaluate_case(_deadline_case(code, deadline, published_on))
+            if "error" in result:
+                raise ValidationError(str(result["error"].get("message", "Prazo do edital inválido.")))
+            served_on = dt.date.fromisoformat(str(result["due"]))
+            explanation = str(result.get("explanation", ""))
+            citations += list(result.get("citations", []))
+            missing += list(result.get("missing_parameters", []))
+        else:
+            served_on = published_on
+            missing.append("notice.edital_service_deadline")
+            explanation = (
+                "A lei é omissa sobre quando a notificação por edital se considera feita: "
+                f"{_silence(code, 'notice.edital_service_deadline', infraction)}. "
+                f"Adota-se a data da publicação, {_br(published_on)}."
+            )
+    used, to_holder, address_cites, address_note = _address(notice, address, infraction)
+    if method == Method.POST_AR and not used:
+        raise ValidationError("Informe o endereço para o qual a notificação foi enviada.")
+    citations += address_cites
+    if address_note:
+        explanation = f"{explanation} {address_note}"
+    service = NoticeService(
+        jurisdiction=notice.jurisdiction,
+        notice=notice,
+        method=method,
+        sent_on=sent_on,
+        received_on=received_on,
+        published_on=published_on,
+        returned=returned,
+        returned_reason=returned_reason if returned else "",
+        returned_note=returned_note.strip(),
+        address=used,
+        addressed_to_holder=to_holder,
+        served_on=served_on,
+        explanation=explanation,
+        citations=citations,
+        missing_parameters=sorted(set(missing)),
+        recorded_by=actor if getattr(actor, "pk", None) else None,
+    )
+    create_audited(actor=actor, instance=service, reason=reason, action="enforcement.notice_notification")
+    update_audited(
+        actor=actor,
+        instance=notice,
+        changes={"served_on": served_on, "status": InfractionNotice.Status.NOTIFIED},
+        reason=reason,
+        action="enforcement.notice_served",
+    )
+    return service
+
+
+@dataclass(frozen=True)
+class Overdue:
+    notice_id: int
+    jurisdiction_id: str
+    number: str
+    due: dt.date
+    effect: str
+    citation: str
+    explanation: str
+
+
+def overdue_notices(today: dt.date, jurisdictions: Iterable[str] | None = None) -> list[Overdue]:
+    """Notices not served by the agency's deadline to notify (the engine's), with the pack's
+    effect. One query per jurisdiction; the engine is asked once per distinct infraction day."""
+    from lotacao.core.models import Jurisdiction
+
+    out: list[Overdue] = []
+    rows = Jurisdiction.objects.all()
+    if jurisdictions is not None:
+        rows = rows.filter(code__in=list(jurisdictions))
+    for jurisdiction in rows:
+        code = jurisdiction.code
+        deadline = value(code, "notice.notification_deadline", today)
+        effect = value(code, "notice.missed_notification_effect", today)
+        if not deadline or effect not in ("archive", "flag"):
+            continue
+        found = entry(code, "notice.missed_notification_effect", today)
+        effect_cite = str(found.citation) if found is not None else ""
+        zone = ZoneInfo(jurisdiction.timezone or "America/Sao_Paulo")
+        candidates = (
+            InfractionNotice.unscoped.filter(
+                jurisdiction_id=code,
+                status__in=[InfractionNotice.Status.DRAWN_UP, InfractionNotice.Status.NOTIFIED],
+                drawn_up_at__lt=dt.datetime.combine(today, dt.time.min, tzinfo=zone),
+            )
+            .filter(served_on__isnull=True)
+            .values_list("pk", "number", "drawn_up_at", "served_on")
+        )
+        cache: dict[dt.date, dict[str, Any]] = {}
+        for pk, number, drawn_up_at, served_on in candidates.iterator(chunk_size=5000):
+            start = drawn_up_at.astimezone(zone).date()
+            result = cache.get(start)
+            if result is None:
+                result = evaluate_case(_deadline_case(code, deadline, start))
+                cache[start] = result
+            if "due" not in result:
+                continue
+            due = dt.date.fromisoformat(str(result["due"]))
+            if due >= today or (served_on is not None and served_on <= due):
+                continue
+            out.append(
+                Overdue(pk, code, number, due, str(effect), effect_cite, str(result.get("explanation", "")))
+            )
+    return out
+
+
+@dataclass
+class JobResult:
+    archived: int = 0
+    flagged: int = 0
+    already_flagged: int = 0
+
+
+def apply_missed_deadlines(*, today: dt.date, actor: Any = None) -> JobResult:
+    """The daily job: archive where the law archives, flag for a manager elsewhere (idempotent)."""
+    from lotacao.workqueue.models import WorkItem
+
+    result = JobResult()
+    overdue = overdue_notices(today)
+    to_flag = [o for o in overdue if o.effect == "flag"]
+    for item in overdue:
+        if item.effect != "archive":
+            continue
+        with transaction.atomic():
+            notice = InfractionNotice.unscoped.select_for_update().get(pk=item.notice_id)
+            if notice.status not in (InfractionNotice.Status.DRAWN_UP, InfractionNotice.Status.NOTIFIED):
+                continue
+            why = (
+                f"Auto arquivado: o infrator não foi notificado até {_br(item.due)}, prazo do órgão "
+                f"para notificar ({item.citation})."
+            )
+            update_audited(
+                actor=actor,
+                instance=notice,
+                changes={
+                    "status": InfractionNotice.Status.ARCHIVED,
+                    "archived_on": today,
+                    "archive_reason": why,
+                },
+                reason=why,
+                action="enforcement.notice_archived",
+            )
+            result.archived += 1
+    if to_flag:
+        open_keys = set(
+            WorkItem.unscoped.filter(
+                kind=OVERDUE_KIND, status=WorkItem.Status.OPEN, key__in=[_key(o) for o in to_flag]
+            ).values_list("jurisdiction_id", "key")
+        )
+        new = [
+            WorkItem(
+                jurisdiction_id=o.jurisdiction_id,
+                kind=OVERDUE_KIND,
+                key=_key(o),
+                title=_title(o),
+                due_on=o.due,
+                url=f"/fiscalizacao/autos/{o.notice_id}/",
+                first_seen=today,
+                last_seen=today,
+            )
+            for o in to_flag
+            if (o.jurisdiction_id, _key(o)) not in open_keys
+        ]
+        WorkItem.unscoped.bulk_create(new, batch_size=2000)
+        result.flagged = len(new)
+        result.already_flagged = len(to_flag) - len(new)
+    return result
+
+
+def _key(item: Overdue) -> str:
+    return f"notice:{item.notice_id}"
+
+
+def _title(item: Overdue) -> str:
+    return (
+        f"Auto nº {item.number} não notificado no prazo (venceu em {_br(item.due)}; {item.citation}): "
+        "a lei não manda arquivar — decidir"
+    )[:300]

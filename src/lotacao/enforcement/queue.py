@@ -1,0 +1,25 @@
+"""Work-queue provider: infraction notices not served by the agency's deadline to notify where
+the law only sets the deadline (pack `notice.missed_notification_effect` = flag): a manager
+decides. Where the law archives them, the daily `check_notification_deadlines` does."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+from lotacao.enforcement.notification import OVERDUE_KIND, _key, _title, overdue_notices
+from lotacao.workqueue.services import WorkItemSpec
+
+
+def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
+    for item in overdue_notices(today):
+        if item.effect != "flag":
+            continue
+        yield WorkItemSpec(
+            jurisdiction_id=item.jurisdiction_id,
+            kind=OVERDUE_KIND,
+            key=_key(item),
+            title=_title(item),
+            due_on=item.due,
+            url=f"/fiscalizacao/autos/{item.notice_id}/",
+        )

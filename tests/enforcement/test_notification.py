@@ -1,0 +1,275 @@
+"""Notification of infraction notices: the date each method counts as served, returned notices
+where the law counts them, agents' notices to the holder, and the agency's deadline to notify
+(archived in Recife, only flagged in Esteio)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+
+from lotacao.audit.models import AuditEvent
+from lotacao.core.demo import _cpf
+from lotacao.enforcement.models import InfractionNotice, NoticeService
+from lotacao.enforcement.notification import OVERDUE_KIND, record_notification
+from lotacao.registry.models import Person
+from lotacao.workqueue.models import WorkItem
+from lotacao.workqueue.services import refresh
+from tests.enforcement.conftest import at, make_jurisdiction
+
+pytestmark = pytest.mark.django_db
+TODAY = dt.date(2025, 7, 1)
+
+
+def _notice(j: Any, day: str = "2025-05-05", **over: Any) -> InfractionNotice:
+    data: dict[str, Any] = {
+        "jurisdiction": j,
+        "number": f"AI-T-{j.code}-{InfractionNotice.unscoped.count() + 1}",
+        "drawn_up_at": at(day),
+        "infraction_code": "teste",
+        "offender_kind": "permit_holder",
+    }
+    data.update(over)
+    return InfractionNotice.objects.create(**data)
+
+
+def _holder(world: Any, code: str) -> Any:
+    holder = world.objects[code]["registry.holder"]
+    Person.unscoped.filter(pk=holder.person_id).update(street="Rua do Titular", number="10", city="Cidade")
+    holder.person.refresh_from_db()
+    return holder
+
+
+def _unchanged(notice: InfractionNotice, audits: int) -> None:
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.DRAWN_UP and notice.served_on is None
+    assert not NoticeService.unscoped.filter(notice=notice).exists()
+    assert AuditEvent.objects.count() == audits
+
+
+def test_by_hand_counts_from_the_day_of_receipt(world: Any) -> None:
+    notice = _notice(world.a, holder=_holder(world, "recife"))
+    service = record_notification(
+        actor=world.users["atendente.recife"],
+        notice=notice,
+        method="hand",
+        received_on=dt.date(2025, 5, 8),
+        today=TODAY,
+    )
+    notice.refresh_from_db()
+    assert service.served_on == dt.date(2025, 5, 8) == notice.served_on
+    assert notice.status == InfractionNotice.Status.NOTIFIED
+    assert service.recorded_by == world.users["atendente.recife"]
+    assert AuditEvent.objects.filter(action="enforcement.notice_notification").count() == 1
+    assert AuditEvent.objects.filter(action="enforcement.notice_served").count() == 1
+
+
+def test_by_post_counts_from_the_date_on_the_ar_and_uses_the_holders_address(world: Any) -> None:
+    notice = _notice(world.b, holder=_holder(world, "esteio"))
+    service = record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        sent_on=dt.date(2025, 5, 6),
+        received_on=dt.date(2025, 5, 12),
+        today=TODAY,
+    )
+    assert service.served_on == dt.date(2025, 5, 12)
+    assert "Rua do Titular" in service.address
+
+
+def test_marica_edital_counts_twenty_days_after_publication(world: Any) -> None:
+    j = make_jurisdiction("marica")
+    notice = _notice(j, offender_kind="unlicensed", offender_name="Fulano", plate="ABC1D23")
+    service = record_notification(
+        actor=None, notice=notice, method="edital", published_on=dt.date(2025, 6, 2), today=TODAY
+    )
+    assert service.served_on == dt.date(2025, 6, 22)
+    assert any("art. 63, § 2º, c" in c for c in service.citations)
+    assert service.missing_parameters == []
+
+
+def test_edital_where_the_law_is_silent_counts_from_publication_and_says_so(world: Any) -> None:
+    notice = _notice(world.a, holder=_holder(world, "recife"))
+    service = record_notification(
+        actor=None, notice=notice, method="edital", published_on=dt.date(2025, 6, 2), today=TODAY
+    )
+    assert service.served_on == dt.date(2025, 6, 2)
+    assert "omissa" in service.explanation and "art. 29" in service.explanation
+    assert service.missing_parameters == ["notice.edital_service_deadline"]
+
+
+@pytest.mark.parametrize(("code", "article"), [("recife", "art. 29, § 2º"), ("esteio", "art. 18, § 3º")])
+def test_a_notice_returned_for_an_outdated_address_counts_where_the_law_says(
+    world: Any, code: str, article: str
+) -> None:
+    j = world.a if code == "recife" else world.b
+    notice = _notice(j, holder=_holder(world, code))
+    service = record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        received_on=dt.date(2025, 5, 20),
+        returned=True,
+        returned_reason="outdated_address",
+        today=TODAY,
+    )
+    assert service.served_on == dt.date(2025, 5, 20)
+    assert any(article in c for c in service.citations)
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.NOTIFIED
+
+
+def test_a_returned_notice_is_refused_where_the_law_is_silent(world: Any) -> None:
+    j = make_jurisdiction("marica")
+    notice = _notice(j, offender_kind="unlicensed", offender_name="Fulano", plate="ABC1D23")
+    audits = AuditEvent.objects.count()
+    with pytest.raises(ValidationError) as error:
+        record_notification(
+            actor=None,
+            notice=notice,
+            method="post_ar",
+            address="Rua A, 1",
+            received_on=dt.date(2025, 5, 20),
+            returned=True,
+            returned_reason="outdated_address",
+            today=TODAY,
+        )
+    text = " ".join(error.value.messages)
+    assert "não pode ser considerada válida" in text and "art. 63" in text
+    _unchanged(notice, audits)
+
+
+def test_a_notice_returned_for_another_reason_never_counts(world: Any) -> None:
+    notice = _notice(world.a, holder=_holder(world, "recife"))
+    audits = AuditEvent.objects.count()
+    with pytest.raises(ValidationError) as error:
+        record_notification(
+            actor=None,
+            notice=notice,
+            method="post_ar",
+            received_on=dt.date(2025, 5, 20),
+            returned=True,
+            returned_reason="other",
+            today=TODAY,
+        )
+    assert "não vale como notificação" in " ".join(error.value.messages)
+    _unchanged(notice, audits)
+
+
+def test_an_agents_notice_goes_to_the_holders_address_in_recife(world: Any) -> None:
+    holder = _holder(world, "recife")
+    agent = Person.objects.create(
+        jurisdiction=world.a, cpf=_cpf(300_000_001), full_name="Preposto", street="Rua do Preposto"
+    )
+    notice = _notice(world.a, offender_kind="auxiliary_driver", agent=agent, holder=holder)
+    service = record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        address="Rua do Preposto",
+        received_on=dt.date(2025, 5, 12),
+        today=TODAY,
+    )
+    assert "Rua do Titular" in service.address and service.addressed_to_holder
+    assert any("art. 29, § 3º" in c for c in service.citations)
+
+
+def test_an_agents_notice_elsewhere_goes_to_the_agent(world: Any) -> None:
+    holder = _holder(world, "esteio")
+    agent = Person.objects.create(
+        jurisdiction=world.b, cpf=_cpf(300_000_002), full_name="Preposto", street="Rua do Preposto"
+    )
+    notice = _notice(world.b, offender_kind="auxiliary_driver", agent=agent, holder=holder)
+    service = record_notification(
+        actor=None, notice=notice, method="post_ar", received_on=dt.date(2025, 5, 12), today=TODAY
+    )
+    assert "Rua do Preposto" in service.address and not service.addressed_to_holder
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"method": "hand"}, "data da ciência"),
+        ({"method": "post_ar"}, "aviso de recebimento"),
+        ({"method": "edital"}, "publicação do edital"),
+        ({"method": "pombo"}, "Meio de notificação desconhecido"),
+        ({"method": "hand", "received_on": dt.date(2025, 5, 1)}, "anterior à infração"),
+        ({"method": "hand", "received_on": dt.date(2025, 8, 1)}, "não pode ser futura"),
+        ({"method": "hand", "received_on": dt.date(2025, 5, 9), "returned": True}, "via postal"),
+    ],
+)
+def test_refusals_change_nothing(world: Any, fields: dict[str, Any], message: str) -> None:
+    notice = _notice(world.a, holder=_holder(world, "recife"))
+    audits = AuditEvent.objects.count()
+    with pytest.raises(ValidationError) as error:
+        record_notification(actor=None, notice=notice, today=TODAY, **fields)
+    assert message in " ".join(error.value.messages)
+    _unchanged(notice, audits)
+
+
+def test_an_archived_or_served_notice_is_refused(world: Any) -> None:
+    holder = _holder(world, "recife")
+    archived = _notice(world.a, holder=holder, status=InfractionNotice.Status.ARCHIVED)
+    with pytest.raises(ValidationError, match="arquivado"):
+        record_notification(
+            actor=None, notice=archived, method="hand", received_on=dt.date(2025, 5, 9), today=TODAY
+        )
+    served = _notice(world.a, holder=holder)
+    record_notification(
+        actor=None, notice=served, method="hand", received_on=dt.date(2025, 5, 9), today=TODAY
+    )
+    with pytest.raises(ValidationError, match="já foi notificado em 09/05/2025"):
+        record_notification(
+            actor=None, notice=served, method="hand", received_on=dt.date(2025, 5, 10), today=TODAY
+        )
+    assert NoticeService.unscoped.filter(notice=served).count() == 1
+
+
+def test_the_job_archives_in_recife_and_only_flags_in_esteio(world: Any) -> None:
+    # Infraction on 05/05/2025: 30 days → due 04/06/2025 in both laws.
+    late_recife = _notice(world.a, holder=_holder(world, "recife"))
+    late_esteio = _notice(world.b, holder=_holder(world, "esteio"))
+    in_time = _notice(world.a, holder=world.objects["recife"]["registry.holder"])
+    record_notification(
+        actor=None, notice=in_time, method="hand", received_on=dt.date(2025, 6, 3), today=TODAY
+    )
+
+    call_command("check_notification_deadlines", "--data", "2025-06-04")  # the last day: nothing yet
+    late_recife.refresh_from_db()
+    assert late_recife.status == InfractionNotice.Status.DRAWN_UP
+    assert not WorkItem.unscoped.filter(kind=OVERDUE_KIND).exists()
+
+    call_command("check_notification_deadlines", "--data", "2025-06-05")
+    for notice in (late_recife, late_esteio, in_time):
+        notice.refresh_from_db()
+    assert late_recife.status == InfractionNotice.Status.ARCHIVED
+    assert late_recife.archived_on == dt.date(2025, 6, 5)
+    assert "art. 29, § 1º" in late_recife.archive_reason and "04/06/2025" in late_recife.archive_reason
+    assert AuditEvent.objects.filter(action="enforcement.notice_archived").count() == 1
+    assert late_esteio.status == InfractionNotice.Status.DRAWN_UP
+    assert in_time.status == InfractionNotice.Status.NOTIFIED
+    flagged = WorkItem.unscoped.get(kind=OVERDUE_KIND)
+    assert flagged.jurisdiction_id == "esteio" and flagged.key == f"notice:{late_esteio.pk}"
+    assert flagged.due_on == dt.date(2025, 6, 4) and "art. 18, § 2º" in flagged.title
+
+    audits, items = AuditEvent.objects.count(), WorkItem.unscoped.count()
+    call_command("check_notification_deadlines", "--data", "2025-06-06")  # idempotent
+    assert (AuditEvent.objects.count(), WorkItem.unscoped.count()) == (audits, items)
+
+    refresh(dt.date(2025, 6, 6))  # the nightly queue keeps the flag open (provider)
+    assert WorkItem.unscoped.get(kind=OVERDUE_KIND).status == WorkItem.Status.OPEN
+
+
+def test_pernambuco_flags_after_sixty_days(world: Any) -> None:
+    j = make_jurisdiction("pernambuco")
+    notice = _notice(j, day="2025-03-03", offender_kind="unlicensed", offender_name="Empresa X")
+    call_command("check_notification_deadlines", "--data", "2025-05-02")
+    assert not WorkItem.unscoped.filter(kind=OVERDUE_KIND).exists()
+    call_command("check_notification_deadlines", "--data", "2025-05-06")
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.DRAWN_UP
+    assert WorkItem.unscoped.filter(kind=OVERDUE_KIND, key=f"notice:{notice.pk}").exists()
