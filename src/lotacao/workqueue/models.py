@@ -19,6 +19,7 @@ KIND_LABELS = {
     "inspections.insurance": "Seguro vencendo",
     "inspections.representation": "Reapresentação de veículo",
     "inspections.seal": "Selo de vistoria vencendo",
+    "enforcement.notification_overdue": "Auto não notificado no prazo",
 }
 
 
