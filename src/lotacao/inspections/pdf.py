@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from django.template.loader import render_to_string
 from weasyprint import HTML
 
 from lotacao.core.law import pack_for
-
-
-def qr_data_uri(url: str) -> str:
-    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
+from lotacao.core.pdf import qr_data_uri
 
 
 def seal_html(seal: Any, public_url: str) -> str:

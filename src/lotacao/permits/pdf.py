@@ -6,16 +6,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-import segno
 from django.template.loader import render_to_string
 from weasyprint import HTML
 
 from lotacao.core.law import pack_for
+from lotacao.core.pdf import qr_data_uri
 from lotacao.permits.models import Permit
-
-
-def qr_data_uri(url: str) -> str:
-    return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
 
 
 def term_pdf(permit: Permit, *, public_url: str, on: dt.date, uncompressed: bool = False) -> bytes:
