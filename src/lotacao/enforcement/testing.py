@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from lotacao.enforcement.models import InfractionNotice
+from lotacao.enforcement.models import Decision, InfractionNotice, NoticeService
 
 
 def extend_world(world: Any) -> None:
@@ -26,3 +26,47 @@ def extend_world(world: Any) -> None:
             vehicle=vehicle,
             plate=vehicle.plate,
         )
+        # the letters of views_documents (a notification and a decision of that notice)
+        notice = objects["enforcement.infractionnotice"]
+        today = timezone.localdate()
+        if "enforcement.noticeservice" not in objects:
+            objects["enforcement.noticeservice"] = NoticeService.objects.create(
+                jurisdiction=jurisdiction, notice=notice, method="hand", served_on=today
+            )
+        if "enforcement.decision" not in objects:
+            objects["enforcement.decision"] = Decision.objects.create(
+                jurisdiction=jurisdiction,
+                notice=notice,
+                instance="defense",
+                decided_on=today,
+                outcome="upheld",
+                reasons="Teste",
+            )
+        # the due process screens (views_process): a body, a session, a filing with an attachment
+        from django.core.files.base import ContentFile
+
+        from lotacao.enforcement.models import Filing, FilingAttachment, JudgingBody, Session
+
+        if "enforcement.judgingbody" not in objects:
+            body = JudgingBody.objects.create(
+                jurisdiction=jurisdiction, key="teste", name="Comissão de teste"
+            )
+            objects["enforcement.judgingbody"] = body
+            objects["enforcement.session"] = Session.objects.create(
+                jurisdiction=jurisdiction, body=body, number=1, held_on=today
+            )
+            filing = Filing.objects.create(
+                jurisdiction=jurisdiction,
+                notice=notice,
+                instance="defense",
+                instance_name="Defesa",
+                body=body,
+                receipt=f"{notice.number}/DEF-1",
+                filed_at=timezone.now(),
+                channel="counter",
+                text="Razões de teste",
+            )
+            objects["enforcement.filing"] = filing
+            attachment = FilingAttachment(jurisdiction=jurisdiction, filing=filing, name="a.pdf", size=9)
+            attachment.file.save("a.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
+            objects["enforcement.filingattachment"] = attachment

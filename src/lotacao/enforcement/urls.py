@@ -1,10 +1,29 @@
 from django.urls import path
 
-from lotacao.enforcement import views
+from lotacao.enforcement import views, views_documents, views_process
 
 app_name = "enforcement"
 urlpatterns = [
     path("autos/", views.NoticeList.as_view(), name="notices"),
     path("autos/novo/", views.NoticeCreate.as_view(), name="notice_create"),
     path("autos/<int:pk>/", views.NoticeDetail.as_view(), name="notice"),
+    # dossier and letters (lotacao.enforcement.views_documents)
+    path("autos/<int:pk>/auto.pdf", views_documents.NoticePdf.as_view(), name="notice_pdf"),
+    path(
+        "notificacoes/<int:pk>/carta.pdf", views_documents.ServiceLetterPdf.as_view(), name="service_letter"
+    ),
+    path("decisoes/<int:pk>/carta.pdf", views_documents.DecisionLetterPdf.as_view(), name="decision_letter"),
+    path("permissionarios/<int:pk>/dossie/", views_documents.HolderDossier.as_view(), name="dossier"),
+    path(
+        "permissionarios/<int:pk>/dossie.pdf", views_documents.HolderDossierPdf.as_view(), name="dossier_pdf"
+    ),
+    # defense, appeal and judging (lotacao.enforcement.views_process)
+    path("autos/<int:pk>/defesa/", views_process.FilingCreate.as_view(), name="filing_create"),
+    path("defesas/<int:pk>/", views_process.FilingDetail.as_view(), name="filing"),
+    path("defesas/<int:pk>/protocolo.pdf", views_process.FilingReceiptPdf.as_view(), name="filing_receipt"),
+    path("anexos/<int:pk>/", views_process.AttachmentDownload.as_view(), name="attachment"),
+    path("julgamento/", views_process.Bodies.as_view(), name="bodies"),
+    path("julgamento/orgaos/<int:pk>/", views_process.BodyDetail.as_view(), name="body"),
+    path("julgamento/sessoes/<int:pk>/", views_process.SessionDetail.as_view(), name="session"),
+    path("decisoes/<int:pk>/", views_process.DecisionDetail.as_view(), name="decision"),
 ]
