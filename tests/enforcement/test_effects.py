@@ -1,0 +1,483 @@
+"""Effects of final decisions on the permit (suspension and its end, revocation by the agency or
+by the Mayor's act, mandatory course, agents) and Esteio's intervention (arts. 43–45)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from itertools import count
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+from django.utils import timezone
+
+from lotacao.audit.models import AuditEvent
+from lotacao.core.demo import _cpf
+from lotacao.enforcement import effects
+from lotacao.enforcement.models import (
+    CourseRequirement,
+    Decision,
+    InfractionNotice,
+    Intervention,
+    RevocationProcess,
+    SuspensionFollowUp,
+)
+from lotacao.permits.models import Ban, Permit, PermitAgent
+from lotacao.registry import services as registry
+from lotacao.registry.models import Holder
+from lotacao.workqueue.models import WorkItem
+from tests.enforcement.conftest import at, make_jurisdiction
+
+pytestmark = pytest.mark.django_db
+TODAY = timezone.localdate()
+ON = TODAY - dt.timedelta(days=20)  # the decision became final 20 days ago
+SEQ = count(1)
+SUSPENSION = {"penalties": [{"type": "suspension", "days": 15}]}
+REVOCATION = {"penalties": [{"type": "revocation", "ban_years": 5}]}
+COURSE = {"penalties": [{"type": "course"}]}
+
+
+def _permit(j: Any, holder: Any) -> Permit:
+    return Permit.objects.create(
+        jurisdiction=j,
+        number=f"T-{next(SEQ)}",
+        holder=holder,
+        status=Permit.Status.ACTIVE,
+        applied_on=TODAY - dt.timedelta(days=400),
+        granted_on=TODAY - dt.timedelta(days=400),
+        valid_until=TODAY + dt.timedelta(days=365),
+        term_citation="teste",
+    )
+
+
+def _place(world: Any, code: str) -> dict[str, Any]:
+    """A jurisdiction with a holder and an active permit (the world's for Recife and Esteio)."""
+    if code in world.objects:
+        o = world.objects[code]
+        return {
+            "j": o["registry.holder"].jurisdiction,
+            "holder": o["registry.holder"],
+            "permit": o["permits.permit"],
+        }
+    j = make_jurisdiction(code)
+    person = registry.create_person(
+        actor=None,
+        jurisdiction=j,
+        cpf=_cpf(300_000_000 + next(SEQ)),
+        full_name=f"Titular de {j.name}",
+        birth_date=dt.date(1980, 1, 1),
+        reason="teste",
+    )
+    holder = Holder.objects.create(jurisdiction=j, person=person)
+    return {"j": j, "holder": holder, "permit": _permit(j, holder)}
+
+
+def _decision(
+    place: dict[str, Any], penalty: dict[str, Any], outcome: str = "upheld", **notice: Any
+) -> Decision:
+    data: dict[str, Any] = {
+        "jurisdiction": place["j"],
+        "number": f"AI-T-{next(SEQ)}",
+        "drawn_up_at": at((ON - dt.timedelta(days=60)).isoformat()),
+        "infraction_code": "teste",
+        "offender_kind": "permit_holder",
+        "permit": place["permit"],
+        "holder": place["holder"],
+        "penalty": penalty,
+    }
+    data.update(notice)
+    row = InfractionNotice.objects.create(**data)
+    return Decision.objects.create(
+        jurisdiction=place["j"],
+        notice=row,
+        instance="first",
+        decided_on=ON,
+        outcome=outcome,
+        reasons="Fundamentação de teste.",
+        penalty=penalty,
+        citations=["art. de teste"],
+        final=True,
+        final_on=ON,
+    )
+
+
+def _status(permit: Permit) -> str:
+    permit.refresh_from_db()
+    return permit.status
+
+
+def _gestor(world: Any, code: str = "recife") -> Any:
+    return world.users[f"gestor.{code}"]
+
+
+# ------------------------------------------------------------------------ suspension
+
+
+def test_recife_suspension_then_automatic_reinstatement(world: Any) -> None:
+    place = _place(world, "recife")
+    decision = effects.apply_final_decision(
+        actor=_gestor(world), decision=_decision(place, SUSPENSION), on=ON
+    )
+    permit = place["permit"]
+    assert _status(permit) == Permit.Status.SUSPENDED
+    assert permit.suspended_until == ON + dt.timedelta(days=14)
+    [effect] = decision.effects
+    assert effect["type"] == "suspension" and effect["done"] is True
+    assert "art. 33" in " ".join(effect["citations"])
+    follow = SuspensionFollowUp.objects.get(notice=decision.notice)
+    assert not follow.requires_proof and follow.status == SuspensionFollowUp.Status.RUNNING
+
+    result = effects.end_suspensions(today=permit.suspended_until)  # last day: still suspended
+    assert result.reinstated == 0 and _status(permit) == Permit.Status.SUSPENDED
+    call_command("end_suspensions", "--data", (permit.suspended_until + dt.timedelta(days=1)).isoformat())
+    assert _status(permit) == Permit.Status.ACTIVE and permit.suspended_until is None
+    follow.refresh_from_db()
+    assert follow.status == SuspensionFollowUp.Status.ENDED
+
+
+def test_marica_proof_during_the_suspension_reinstates_at_its_end(world: Any) -> None:
+    place = _place(world, "marica")
+    decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
+    follow = SuspensionFollowUp.objects.get(notice=decision.notice)
+    assert follow.requires_proof and "art. 58, §§ 3º e 4º" in " ".join(follow.citations)
+    effects.record_suspension_proof(
+        actor=None,
+        followup=follow,
+        proved_on=ON + dt.timedelta(days=5),
+        note="Vistoria aprovada",
+        reason="ok",
+        today=ON + dt.timedelta(days=5),
+    )
+    assert _status(place["permit"]) == Permit.Status.SUSPENDED  # the term is not over yet
+    effects.end_suspensions(today=TODAY)
+    assert _status(place["permit"]) == Permit.Status.ACTIVE
+    assert not RevocationProcess.objects.exists()
+
+
+def test_marica_no_proof_opens_the_revocation_process_then_late_proof_reinstates(world: Any) -> None:
+    place = _place(world, "marica")
+    decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
+    result = effects.end_suspensions(today=TODAY)
+    assert result.processes == 1 and result.awaiting_proof == 1
+    permit = place["permit"]
+    assert _status(permit) == Permit.Status.SUSPENDED
+    follow = SuspensionFollowUp.objects.get(notice=decision.notice)
+    assert follow.status == SuspensionFollowUp.Status.REVOCATION_OPENED
+    process = RevocationProcess.objects.get(permit=permit)
+    assert process.status == RevocationProcess.Status.OPEN and process.decided_by_label == "Presidente da EPT"
+    assert "art. 58, §§ 3º e 4º" in " ".join(process.citations)
+    kinds = {spec.kind for spec in effects.effect_items(TODAY, 30)}
+    assert {effects.AWAITING_PROOF_KIND, effects.REVOCATION_KIND} <= kinds
+
+    effects.end_suspensions(today=TODAY)  # a second run opens nothing more
+    assert RevocationProcess.objects.count() == 1
+
+    effects.record_suspension_proof(
+        actor=None, followup=follow, proved_on=TODAY, note="Correções comprovadas", reason="ok"
+    )
+    assert _status(permit) == Permit.Status.ACTIVE
+    process.refresh_from_db()
+    assert process.status == RevocationProcess.Status.OPEN  # the authority decides it
+
+
+def test_pernambuco_stays_suspended_until_the_proof(world: Any) -> None:
+    place = _place(world, "pernambuco")
+    decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
+    effects.end_suspensions(today=TODAY)
+    follow = SuspensionFollowUp.objects.get(notice=decision.notice)
+    assert follow.status == SuspensionFollowUp.Status.AWAITING_PROOF
+    assert _status(place["permit"]) == Permit.Status.SUSPENDED
+    assert not RevocationProcess.objects.exists()
+    effects.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="Sanado", reason="ok")
+    assert _status(place["permit"]) == Permit.Status.ACTIVE
+    follow.refresh_from_db()
+    assert follow.status == SuspensionFollowUp.Status.ENDED
+
+
+def test_suspension_of_an_inactive_permit_is_recorded_as_not_applied(world: Any) -> None:
+    place = _place(world, "recife")
+    Permit.objects.filter(pk=place["permit"].pk).update(status=Permit.Status.REVOKED)
+    decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
+    [effect] = decision.effects
+    assert effect["done"] is False and effect["note"].startswith("não aplicada: ")
+    assert "cassada" in effect["note"]
+    assert not SuspensionFollowUp.objects.exists()
+
+
+# ------------------------------------------------------------------------ revocation
+
+
+def test_recife_revocation_revokes_with_the_five_year_ban(world: Any) -> None:
+    place = _place(world, "recife")
+    decision = effects.apply_final_decision(actor=None, decision=_decision(place, REVOCATION), on=ON)
+    permit = place["permit"]
+    assert _status(permit) == Permit.Status.REVOKED
+    ban = Ban.objects.get(permit=permit, cause=Ban.Cause.REVOCATION)
+    assert ban.starts_on == ON and ban.ends_on == ON.replace(year=ON.year + 5)
+    assert "art. 37" in ban.citation
+    assert decision.effects[0]["done"] is True and "art. 37" in decision.effects[0]["note"]
+
+
+def test_esteio_revocation_waits_for_the_mayors_act(world: Any) -> None:
+    place = _place(world, "esteio")
+    decision = effects.apply_final_decision(actor=None, decision=_decision(place, REVOCATION), on=ON)
+    permit = place["permit"]
+    assert _status(permit) == Permit.Status.ACTIVE
+    process = RevocationProcess.objects.get(permit=permit)
+    assert process.decided_by_label == "Prefeito(a) Municipal"
+    assert "Anexo I, art. 9º, §§ 1º e 2º" in " ".join(process.citations)
+    assert (
+        decision.effects[0]["done"] is False
+        and decision.effects[0]["ref"] == f"revocationprocess:{process.pk}"
+    )
+
+    effects.record_revocation_act(
+        actor=_gestor(world, "esteio"),
+        process=process,
+        act="Decreto nº 123/2025",
+        on=TODAY,
+        reason="Ato publicado",
+    )
+    assert _status(permit) == Permit.Status.REVOKED and permit.ends_on == TODAY
+    process.refresh_from_db()
+    assert process.status == RevocationProcess.Status.REVOKED and process.act == "Decreto nº 123/2025"
+    # Esteio's law sets no re-entry ban after revocation: none is invented.
+    assert not Ban.objects.filter(permit=permit).exists()
+
+
+def test_revocation_act_refusals_change_nothing(world: Any) -> None:
+    place = _place(world, "esteio")
+    effects.apply_final_decision(actor=None, decision=_decision(place, REVOCATION), on=ON)
+    process = RevocationProcess.objects.get()
+    audits = AuditEvent.objects.count()
+    for kwargs, message in (
+        ({"act": " ", "on": TODAY, "reason": "x"}, "Informe o ato"),
+        ({"act": "Decreto 1", "on": TODAY, "reason": ""}, "Informe o motivo"),
+        ({"act": "Decreto 1", "on": ON - dt.timedelta(days=1), "reason": "x"}, "anterior à abertura"),
+        ({"act": "Decreto 1", "on": TODAY + dt.timedelta(days=1), "reason": "x"}, "futura"),
+    ):
+        with pytest.raises(ValidationError, match=message):
+            effects.record_revocation_act(actor=None, process=process, **kwargs)
+    assert AuditEvent.objects.count() == audits and _status(place["permit"]) == Permit.Status.ACTIVE
+    effects.dismiss_revocation_process(actor=None, process=process, on=TODAY, reason="Prefeito não cassou")
+    with pytest.raises(ValidationError, match="arquivado"):
+        effects.record_revocation_act(actor=None, process=process, act="Decreto 1", on=TODAY, reason="x")
+    with pytest.raises(ValidationError, match="motivo do arquivamento"):
+        effects.dismiss_revocation_process(actor=None, process=process, on=TODAY, reason="")
+
+
+def test_agent_revocation_revokes_the_registration_with_its_ban(world: Any) -> None:
+    place = _place(world, "recife")
+    person = world.objects["recife"]["registry.person"]
+    agent = PermitAgent.objects.create(
+        jurisdiction=place["j"],
+        permit=place["permit"],
+        person=person,
+        role="auxiliary_driver",
+        starts_on=ON - dt.timedelta(days=100),
+    )
+    decision = effects.apply_final_decision(
+        actor=None,
+        decision=_decision(place, REVOCATION, offender_kind="auxiliary_driver", agent=person),
+        on=ON,
+    )
+    agent.refresh_from_db()
+    assert agent.ends_on == ON
+    assert _status(place["permit"]) == Permit.Status.ACTIVE
+    assert Ban.objects.filter(person=person, cause=Ban.Cause.AGENT_REVOCATION).exists()
+    assert decision.effects[0]["done"] is True
+
+
+# ------------------------------------------------------------------------ course, idempotency
+
+
+def test_cabo_course_blocks_operation_and_marica_does_not(world: Any) -> None:
+    cabo = _place(world, "cabo")
+    effects.apply_final_decision(actor=None, decision=_decision(cabo, COURSE), on=ON)
+    course = CourseRequirement.objects.get(jurisdiction=cabo["j"])
+    assert course.blocks_operation and "Das Penalidades" in course.citation
+    assert course.holder == cabo["holder"] and course.person == cabo["holder"].person
+    marica = _place(world, "marica")
+    effects.apply_final_decision(actor=None, decision=_decision(marica, COURSE), on=ON)
+    assert not CourseRequirement.objects.get(jurisdiction=marica["j"]).blocks_operation
+    effects.complete_course(
+        actor=None, requirement=course, completed_on=TODAY, certificate="C-1", reason="ok"
+    )
+    with pytest.raises(ValidationError, match="já foi concluído"):
+        effects.complete_course(
+            actor=None, requirement=course, completed_on=TODAY, certificate="C-1", reason="ok"
+        )
+
+
+def test_applying_twice_does_nothing_more(world: Any) -> None:
+    place = _place(world, "recife")
+    decision = _decision(
+        place, {"penalties": [{"type": "fine", "amount": "100.00"}, *SUSPENSION["penalties"]]}
+    )
+    effects.apply_final_decision(actor=None, decision=decision, on=ON)
+    audits = AuditEvent.objects.count()
+    again = effects.apply_final_decision(actor=None, decision=decision, on=ON)
+    assert len(again.effects) == 2 and SuspensionFollowUp.objects.count() == 1
+    assert AuditEvent.objects.count() == audits
+    assert AuditEvent.objects.filter(action="enforcement.decision_effects").count() == 1
+
+
+def test_annulled_and_unfinal_decisions(world: Any) -> None:
+    place = _place(world, "recife")
+    annulled = effects.apply_final_decision(
+        actor=None, decision=_decision(place, SUSPENSION, outcome="annulled"), on=ON
+    )
+    assert annulled.effects == [] and _status(place["permit"]) == Permit.Status.ACTIVE
+    pending = _decision(place, SUSPENSION)
+    Decision.objects.filter(pk=pending.pk).update(final=False)
+    with pytest.raises(ValidationError, match="ainda não é definitiva"):
+        effects.apply_final_decision(actor=None, decision=pending, on=ON)
+    assert _status(place["permit"]) == Permit.Status.ACTIVE
+
+
+def test_proof_refusals(world: Any) -> None:
+    recife = _place(world, "recife")
+    effects.apply_final_decision(actor=None, decision=_decision(recife, SUSPENSION), on=ON)
+    with pytest.raises(ValidationError, match="não exige comprovação"):
+        effects.record_suspension_proof(
+            actor=None, followup=SuspensionFollowUp.objects.get(), proved_on=TODAY, note="x", reason="x"
+        )
+    place = _place(world, "pernambuco")
+    decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
+    follow = SuspensionFollowUp.objects.get(notice=decision.notice)
+    for kwargs, message in (
+        ({"proved_on": TODAY, "note": " ", "reason": "x"}, "Descreva a comprovação"),
+        ({"proved_on": TODAY, "note": "x", "reason": ""}, "Informe o motivo"),
+        ({"proved_on": ON - dt.timedelta(days=1), "note": "x", "reason": "x"}, "entre o início"),
+        ({"proved_on": TODAY + dt.timedelta(days=1), "note": "x", "reason": "x"}, "entre o início"),
+    ):
+        with pytest.raises(ValidationError, match=message):
+            effects.record_suspension_proof(actor=None, followup=follow, **kwargs)
+    effects.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="x", reason="x")
+    with pytest.raises(ValidationError, match="já foi registrada"):
+        effects.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="x", reason="x")
+
+
+# ------------------------------------------------------------------------ intervention
+
+
+def _decree(place: dict[str, Any], **over: Any) -> Intervention:
+    data: dict[str, Any] = {
+        "actor": None,
+        "permit": place["permit"],
+        "decree": "Decreto nº 77/2025",
+        "decreed_on": TODAY - dt.timedelta(days=40),
+        "interventor": "Fulano Interventor",
+        "term_until": TODAY + dt.timedelta(days=150),
+        "goals": "Restabelecer a operação",
+        "limits": "Gestão da frota da permissão",
+        "reason": "Deficiência grave (art. 43)",
+    }
+    data.update(over)
+    return effects.decree_intervention(**data)
+
+
+def test_esteio_intervention_deadlines_from_the_engine(world: Any) -> None:
+    place = _place(world, "esteio")
+    decreed = TODAY - dt.timedelta(days=20)
+    item = _decree(place, decreed_on=decreed)
+    assert item.procedure_due is not None and item.procedure_due >= decreed + dt.timedelta(days=30)
+    assert "Lei Municipal 3839/2004 (Esteio), art. 44" in item.citations
+    item = effects.open_intervention_procedure(
+        actor=None, intervention=item, opened_on=TODAY, reason="Portaria 5"
+    )
+    assert item.conclusion_due is not None and item.conclusion_due >= TODAY + dt.timedelta(days=180)
+    assert "Lei Municipal 3839/2004 (Esteio), art. 44, § 2º" in item.citations
+    assert effects.check_interventions(today=TODAY) == 0
+    item = effects.conclude_intervention(
+        actor=None,
+        intervention=item,
+        concluded_on=TODAY,
+        outcome_note="Contas prestadas; devolvido",
+        reason="ok",
+    )
+    assert item.status == Intervention.Status.CONCLUDED
+
+
+def test_intervention_is_void_when_the_procedure_is_not_opened_in_time(world: Any) -> None:
+    place = _place(world, "esteio")
+    item = _decree(place)
+    assert item.procedure_due is not None and item.procedure_due < TODAY
+    with pytest.raises(ValidationError, match="prazo para instaurar o procedimento venceu"):
+        effects.open_intervention_procedure(actor=None, intervention=item, opened_on=TODAY, reason="tarde")
+    call_command("end_suspensions", "--data", TODAY.isoformat())
+    item.refresh_from_db()
+    assert item.status == Intervention.Status.VOID and "art. 44" in item.outcome_note
+    work = WorkItem.objects.get(kind=effects.INTERVENTION_VOID_KIND)
+    assert work.url == f"/fiscalizacao/efeitos/intervencoes/{item.pk}/"
+    assert effects.check_interventions(today=TODAY) == 0
+    assert WorkItem.objects.filter(kind=effects.INTERVENTION_VOID_KIND).count() == 1
+
+
+def test_intervention_is_void_when_the_procedure_is_not_concluded_in_time(world: Any) -> None:
+    place = _place(world, "esteio")
+    item = _decree(place, decreed_on=TODAY - dt.timedelta(days=250), term_until=TODAY + dt.timedelta(days=10))
+    item = effects.open_intervention_procedure(
+        actor=None, intervention=item, opened_on=TODAY - dt.timedelta(days=240), reason="Portaria"
+    )
+    assert item.conclusion_due is not None and item.conclusion_due < TODAY
+    with pytest.raises(ValidationError, match="prazo para concluir"):
+        effects.conclude_intervention(
+            actor=None, intervention=item, concluded_on=TODAY, outcome_note="x", reason="x"
+        )
+    assert effects.check_interventions(today=TODAY) == 1
+    item.refresh_from_db()
+    assert item.status == Intervention.Status.VOID
+
+
+def test_intervention_refusals(world: Any) -> None:
+    with pytest.raises(ValidationError, match="A lei de Recife não prevê intervenção"):
+        _decree(_place(world, "recife"))
+    place = _place(world, "esteio")
+    for field, message in (
+        ("decree", "o número do decreto"),
+        ("interventor", "o interventor"),
+        ("term_until", "o prazo da intervenção"),
+        ("goals", "os objetivos"),
+        ("limits", "os limites da medida"),
+    ):
+        with pytest.raises(ValidationError, match=message):
+            _decree(place, **{field: None if field == "term_until" else " "})
+    with pytest.raises(ValidationError, match=r"art\. 43, parágrafo único"):
+        _decree(place, goals="")
+    with pytest.raises(ValidationError, match="posterior à data do decreto"):
+        _decree(place, term_until=TODAY - dt.timedelta(days=40))
+    with pytest.raises(ValidationError, match="não pode ser futura"):
+        _decree(place, decreed_on=TODAY + dt.timedelta(days=1))
+    with pytest.raises(ValidationError, match="Informe o motivo"):
+        _decree(place, reason="")
+    assert not Intervention.objects.exists()
+    item = _decree(place, decreed_on=TODAY)
+    with pytest.raises(ValidationError, match="Já há uma intervenção em curso"):
+        _decree(place, decreed_on=TODAY)
+    with pytest.raises(ValidationError, match="a intervenção está decretada"):
+        effects.conclude_intervention(
+            actor=None, intervention=item, concluded_on=TODAY, outcome_note="x", reason="x"
+        )
+    with pytest.raises(ValidationError, match="entre o decreto e hoje"):
+        effects.open_intervention_procedure(
+            actor=None, intervention=item, opened_on=TODAY - dt.timedelta(days=1), reason="x"
+        )
+    item = effects.open_intervention_procedure(actor=None, intervention=item, opened_on=TODAY, reason="x")
+    with pytest.raises(ValidationError, match="Descreva o resultado"):
+        effects.conclude_intervention(
+            actor=None, intervention=item, concluded_on=TODAY, outcome_note="", reason="x"
+        )
+    annulled = effects.conclude_intervention(
+        actor=None,
+        intervention=item,
+        concluded_on=TODAY,
+        outcome_note="Sem pressupostos",
+        reason="x",
+        nullity=True,
+    )
+    assert annulled.status == Intervention.Status.ANNULLED
+    Permit.objects.filter(pk=place["permit"].pk).update(status=Permit.Status.REVOKED)
+    with pytest.raises(ValidationError, match="a permissão está cassada"):
+        _decree(place, decreed_on=TODAY)
