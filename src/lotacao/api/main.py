@@ -33,6 +33,7 @@ ROUTERS = [
     ("/documents", "lotacao.documents.api"),
     ("/inspections", "lotacao.inspections.api"),
     ("/infraction-notices", "lotacao.enforcement.api"),
+    ("/fines", "lotacao.enforcement.api_fines"),
     ("/public", "lotacao.public.api"),
 ]
 for prefix, module in ROUTERS:

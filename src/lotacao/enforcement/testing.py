@@ -70,3 +70,19 @@ def extend_world(world: Any) -> None:
             attachment = FilingAttachment(jurisdiction=jurisdiction, filing=filing, name="a.pdf", size=9)
             attachment.file.save("a.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
             objects["enforcement.filingattachment"] = attachment
+        # the fine of that notice (lotacao.enforcement.views_fines: its page and slip)
+        if "enforcement.fine" not in objects:
+            from datetime import timedelta
+
+            from lotacao.enforcement.models import Fine
+
+            objects["enforcement.fine"] = Fine.objects.create(
+                jurisdiction=jurisdiction,
+                notice=objects["enforcement.infractionnotice"],
+                holder=objects["registry.holder"],
+                payer_name=str(objects["registry.holder"]),
+                amount="100.00",
+                due_on=timezone.localdate() + timedelta(days=10),
+                status="open",
+                slip_count=1,
+            )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lotacao.enforcement import views, views_documents, views_process
+from lotacao.enforcement import views, views_documents, views_fines, views_process
 
 app_name = "enforcement"
 urlpatterns = [
@@ -26,4 +26,8 @@ urlpatterns = [
     path("julgamento/orgaos/<int:pk>/", views_process.BodyDetail.as_view(), name="body"),
     path("julgamento/sessoes/<int:pk>/", views_process.SessionDetail.as_view(), name="session"),
     path("decisoes/<int:pk>/", views_process.DecisionDetail.as_view(), name="decision"),
+    # fines (lotacao.enforcement.views_fines)
+    path("autos/<int:pk>/multa/", views_fines.FineIssue.as_view(), name="fine_issue"),
+    path("multas/<int:pk>/", views_fines.FineDetail.as_view(), name="fine"),
+    path("multas/<int:pk>/guia.pdf", views_fines.FineSlipPdf.as_view(), name="fine_slip"),
 ]
