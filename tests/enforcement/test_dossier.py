@@ -330,3 +330,14 @@ def test_holder_sees_own_dossier_and_nobody_else_does(
         assert response.status_code == 302 and response["Location"].startswith(
             resolve_url(settings.LOGIN_URL)
         )
+
+
+def test_notice_and_holder_pages_link_to_the_documents(
+    recife: dict[str, Any], client: Any, world: Any
+) -> None:
+    notice = _notice(recife, "AI-2025-000050")
+    dossier = reverse("enforcement:dossier", args=[recife["holder"].pk])
+    client.force_login(world.users["atendente.recife"])
+    body = client.get(reverse("enforcement:notice", args=[notice.pk])).content.decode()
+    assert dossier in body and reverse("enforcement:notice_pdf", args=[notice.pk]) in body
+    assert dossier in client.get(reverse("registry:holder", args=[recife["holder"].pk])).content.decode()
