@@ -38,6 +38,14 @@ REVOCATION = {"penalties": [{"type": "revocation", "ban_years": 5}]}
 COURSE = {"penalties": [{"type": "course"}]}
 
 
+@pytest.fixture(autouse=True)
+def _without_world_rows(world: Any) -> None:
+    """The shared world has one row of each effect model (for the URL walk): start without them."""
+    SuspensionFollowUp.objects.all().delete()
+    RevocationProcess.objects.all().delete()
+    Intervention.objects.all().delete()
+
+
 def _permit(j: Any, holder: Any) -> Permit:
     return Permit.objects.create(
         jurisdiction=j,
@@ -481,3 +489,58 @@ def test_intervention_refusals(world: Any) -> None:
     Permit.objects.filter(pk=place["permit"].pk).update(status=Permit.Status.REVOKED)
     with pytest.raises(ValidationError, match="a permissão está cassada"):
         _decree(place, decreed_on=TODAY)
+
+
+# ------------------------------------------------------------------------ screens
+
+
+def test_screens_list_and_record_the_mayors_act(world: Any, client: Any) -> None:
+    place = _place(world, "esteio")
+    effects.apply_final_decision(actor=None, decision=_decision(place, REVOCATION), on=ON)
+    process = RevocationProcess.objects.get(notice__isnull=False, cause__startswith="Cassação")
+    client.force_login(world.users["gestor.esteio"])
+    home = client.get("/fiscalizacao/efeitos/").content.decode()
+    assert f"/fiscalizacao/efeitos/cassacoes/{process.pk}/" in home and "Decretar intervenção" in home
+    url = f"/fiscalizacao/efeitos/cassacoes/{process.pk}/"
+    bad = client.post(url, {"acao": "ato", "ato-act": "", "ato-on": TODAY.isoformat(), "ato-reason": "x"})
+    assert bad.status_code == 422 and "Informe o ato" in bad.content.decode()
+    ok = client.post(
+        url,
+        {"acao": "ato", "ato-act": "Decreto 9/2025", "ato-on": TODAY.isoformat(), "ato-reason": "Publicado"},
+    )
+    assert ok.status_code == 302 and _status(place["permit"]) == Permit.Status.REVOKED
+
+    client.force_login(world.users["atendente.esteio"])
+    assert client.get(url).status_code == 200
+    assert client.post(url, {"acao": "arquivar"}).status_code == 403
+    client.force_login(world.users["holder0.esteio"])
+    assert client.get(url).status_code == 403
+
+
+def test_screens_decree_only_where_the_law_provides_for_it(world: Any, client: Any) -> None:
+    client.force_login(world.users["gestor.recife"])
+    assert "Decretar intervenção" not in client.get("/fiscalizacao/efeitos/").content.decode()
+    assert client.get("/fiscalizacao/efeitos/intervencoes/nova/").status_code == 404
+    client.force_login(world.users["gestor.esteio"])
+    permit = world.objects["esteio"]["permits.permit"]
+    data = {
+        "permit": permit.pk,
+        "decree": "Decreto 10/2025",
+        "decreed_on": TODAY.isoformat(),
+        "interventor": "Fulano",
+        "term_until": (TODAY + dt.timedelta(days=60)).isoformat(),
+        "goals": "Regularizar",
+        "limits": "",
+        "reason": "Deficiência grave",
+    }
+    refused = client.post("/fiscalizacao/efeitos/intervencoes/nova/", data)
+    assert refused.status_code == 422 and "os limites da medida" in refused.content.decode()
+    done = client.post("/fiscalizacao/efeitos/intervencoes/nova/", {**data, "limits": "Frota"})
+    item = Intervention.objects.get(permit=permit)
+    assert done.status_code == 302 and done["Location"].endswith(f"/intervencoes/{item.pk}/")
+    page = client.post(
+        done["Location"],
+        {"acao": "instaurar", "instaurar-opened_on": TODAY.isoformat(), "instaurar-reason": "P 1"},
+    )
+    item.refresh_from_db()
+    assert page.status_code == 302 and item.status == Intervention.Status.PROCEDURE_OPEN

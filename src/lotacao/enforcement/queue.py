@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
+from lotacao.enforcement.effects import effect_items
 from lotacao.enforcement.fines import nonpayment_items
 from lotacao.enforcement.notification import OVERDUE_KIND, _key, _title, overdue_notices
 from lotacao.workqueue.services import WorkItemSpec
@@ -25,3 +26,4 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             url=f"/fiscalizacao/autos/{item.notice_id}/",
         )
     yield from nonpayment_items(today)
+    yield from effect_items(today, horizon)

@@ -86,3 +86,7 @@ def extend_world(world: Any) -> None:
                 status="open",
                 slip_count=1,
             )
+        # what final decisions leave behind (lotacao.enforcement.views_effects), created directly
+        from lotacao.enforcement.effects_testing import effect_objects
+
+        objects.update(effect_objects(jurisdiction, objects))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lotacao.enforcement import views, views_documents, views_fines, views_process
+from lotacao.enforcement import views, views_documents, views_effects, views_fines, views_process
 
 app_name = "enforcement"
 urlpatterns = [
@@ -30,4 +30,20 @@ urlpatterns = [
     path("autos/<int:pk>/multa/", views_fines.FineIssue.as_view(), name="fine_issue"),
     path("multas/<int:pk>/", views_fines.FineDetail.as_view(), name="fine"),
     path("multas/<int:pk>/guia.pdf", views_fines.FineSlipPdf.as_view(), name="fine_slip"),
+    # effects of final decisions (lotacao.enforcement.views_effects)
+    path("efeitos/", views_effects.EffectsHome.as_view(), name="effects"),
+    path(
+        "efeitos/cassacoes/<int:pk>/",
+        views_effects.RevocationProcessPage.as_view(),
+        name="revocation_process",
+    ),
+    path(
+        "efeitos/suspensoes/<int:pk>/",
+        views_effects.SuspensionFollowUpPage.as_view(),
+        name="suspension_followup",
+    ),
+    path(
+        "efeitos/intervencoes/nova/", views_effects.InterventionCreate.as_view(), name="intervention_create"
+    ),
+    path("efeitos/intervencoes/<int:pk>/", views_effects.InterventionPage.as_view(), name="intervention"),
 ]
