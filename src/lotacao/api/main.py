@@ -33,7 +33,9 @@ ROUTERS = [
     ("/documents", "lotacao.documents.api"),
     ("/inspections", "lotacao.inspections.api"),
     ("/infraction-notices", "lotacao.enforcement.api"),
+    ("", "lotacao.enforcement.api_measures"),  # /infraction-notices/{id}/measures, /measures/...
     ("/fines", "lotacao.enforcement.api_fines"),
+    ("/due-process", "lotacao.enforcement.api_process"),
     ("/public", "lotacao.public.api"),
 ]
 for prefix, module in ROUTERS:

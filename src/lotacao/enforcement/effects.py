@@ -44,7 +44,9 @@ Outcome = Decision.Outcome
 FollowStatus = SuspensionFollowUp.Status
 ProcessStatus = RevocationProcess.Status
 IStatus = Intervention.Status
-APPLIES = (Outcome.UPHELD, Outcome.CHANGED, Outcome.LAPSED)
+# A decision that does not know an appeal (late, deserted) leaves the earlier penalty standing: the
+# process stores that penalty on it, so it applies like an upheld one.
+APPLIES = (Outcome.UPHELD, Outcome.CHANGED, Outcome.LAPSED, Outcome.NOT_KNOWN)
 LIVE = (Permit.Status.ACTIVE, Permit.Status.SUSPENDED)
 
 AWAITING_PROOF_KIND = "enforcement.suspension_awaiting_proof"
@@ -85,9 +87,9 @@ def _effect(kind: str, done: bool, note: str, citations: list[str], ref: str = "
 
 @transaction.atomic
 def apply_final_decision(*, actor: Any, decision: Decision, on: dt.date) -> Decision:
-    """Apply the effects of the penalty in force of a final decision, once. Annulled and
-    not-known decisions change nothing (for not-known the caller passes the decision whose
-    penalty stands). Effects the permit's state refuses are recorded as not applied, with why."""
+    """Apply the effects of the penalty in force of a final decision, once. Annulled decisions
+    change nothing; a not-known decision carries the penalty that stands. Effects the permit's
+    state refuses are recorded as not applied, with why."""
     decision = Decision.unscoped.select_for_update().select_related("notice").get(pk=decision.pk)
     if not decision.final:
         raise ValidationError("A decisão ainda não é definitiva: seus efeitos não podem ser aplicados.")

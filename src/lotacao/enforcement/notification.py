@@ -224,6 +224,9 @@ def record_notification(
         reason=reason,
         action="enforcement.notice_served",
     )
+    from lotacao.enforcement.fines import sync_fine  # the fine's due date may start with service
+
+    sync_fine(actor=actor, notice=InfractionNotice.unscoped.get(pk=notice.pk), on=served_on)
     return service
 
 

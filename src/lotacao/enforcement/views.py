@@ -207,7 +207,19 @@ class NoticeDetail(ScopedDetailView):
     ]
 
     def extra_context(self, obj: Any) -> dict[str, Any]:
-        return {"penalty_text": selectors.describe_penalty(obj.penalty)}
+        from lotacao.enforcement.views_process import FILING_ROLES, stage_context
+
+        access = getattr(self.request, "access", None)
+        is_holder = bool(access is not None and access.holder_id and access.holder_id == obj.holder_id)
+        context = {
+            "penalty_text": selectors.describe_penalty(obj.penalty),
+            "filings": obj.filings.all(),
+            "decisions": obj.decisions.select_related("body"),
+            "is_holder": is_holder,
+            "can_file": is_holder or permissions.allowed(access, obj.jurisdiction_id, FILING_ROLES),
+        }
+        context.update(stage_context(obj))
+        return context
 
 
 class NoticeList(ScopedListView):

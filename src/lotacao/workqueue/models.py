@@ -20,6 +20,14 @@ KIND_LABELS = {
     "inspections.representation": "Reapresentação de veículo",
     "inspections.seal": "Selo de vistoria vencendo",
     "enforcement.notification_overdue": "Auto não notificado no prazo",
+    "enforcement.diligence_overdue": "Diligência fora do prazo de sessões",
+    "enforcement.decision_to_notify": "Decisão a comunicar",
+    "enforcement.fine_offset": "Multa vencida: desconto de créditos possível",
+    "enforcement.fine_suspension": "Multas não pagas: suspensão possível",
+    "enforcement.suspension_awaiting_proof": "Suspensão aguardando comprovação",
+    "enforcement.revocation_process": "Processo de cassação",
+    "enforcement.intervention_due": "Prazo da intervenção",
+    "enforcement.intervention_void": "Intervenção inválida",
 }
 
 

@@ -1,0 +1,29 @@
+"""Daily job: decisions become final when no instance is left — notices whose defense deadline
+passed with nothing filed, decisions whose appeal deadline passed unused."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils import timezone
+
+from lotacao.enforcement.process import settle_due_process
+
+
+class Command(BaseCommand):
+    help = "Torna definitivas as decisões sem recurso possível (prazos de defesa e recurso vencidos)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--data", "--date", dest="data", help="data de referência (AAAA-MM-DD); padrão: hoje"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        day = dt.date.fromisoformat(options["data"]) if options.get("data") else timezone.localdate()
+        result = settle_due_process(today=day)
+        self.stdout.write(
+            f"{day:%d/%m/%Y}: {len(result.lapsed)} auto(s) definitivo(s) sem defesa no prazo; "
+            f"{len(result.final)} decisão(ões) definitiva(s) sem recurso no prazo."
+        )
