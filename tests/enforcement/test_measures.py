@@ -349,3 +349,76 @@ def test_measures_in_force_and_the_public_plate_check(world: Any) -> None:
     _meet(measure, "fees_paid")
     _release(measure)
     assert svc.public_vehicle_info(vehicle, timezone.localdate()) == {"reasons": []}
+
+
+# ------------------------------------------------------------------------------------ API
+
+
+def test_api_apply_meet_and_release(world: Any, client: Any) -> None:
+    notice = _clandestine(world.b)
+    client.force_login(world.users["fiscal.esteio"])
+    created = client.post(
+        f"/api/infraction-notices/{notice.pk}/measures",
+        {
+            "kind": "vehicle_seizure",
+            "applied_at": "2025-06-16T10:30:00-03:00",
+            "detail": "Pátio da SMOVT",
+            "reason": "Apreensão em campo",
+        },
+        content_type="application/json",
+    )
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert body["unmet"] == ["fault_fixed", "fees_paid", "dues_paid"] and body["status"] == "in_force"
+    mid = body["id"]
+    for condition, note in (("fault_fixed", "Consertado"), ("fees_paid", "Recibo 9"), ("dues_paid", "")):
+        answer = client.post(
+            f"/api/measures/{mid}/conditions/{condition}",
+            {"met_on": "2025-06-17", "note": note, "reason": "Comprovado no balcão"},
+            content_type="application/json",
+        )
+        assert answer.status_code == 200, answer.content
+    released = client.post(
+        f"/api/measures/{mid}/release",
+        {"released_on": "2025-06-17", "reason": "Liberação no balcão"},
+        content_type="application/json",
+    )
+    assert released.status_code == 200 and released.json()["status"] == "released"
+
+
+def test_api_refusals_are_422_in_portuguese_and_tenancy_holds(world: Any, client: Any) -> None:
+    notice = _clandestine(world.b)
+    measure = _apply(notice, "vehicle_seizure")
+    client.force_login(world.users["atendente.esteio"])
+    refused = client.post(
+        f"/api/measures/{measure.pk}/release",
+        {"released_on": "2025-06-17", "reason": "Liberação"},
+        content_type="application/json",
+    )
+    assert refused.status_code == 422
+    assert "só pode ser liberada depois de cumpridas as condições" in refused.json()["detail"][0]
+    duplicate = client.post(
+        f"/api/infraction-notices/{notice.pk}/measures",
+        {"kind": "vehicle_seizure", "applied_at": "2025-06-16T11:00:00-03:00", "reason": "De novo"},
+        content_type="application/json",
+    )
+    assert duplicate.status_code == 422 and "Já há" in duplicate.json()["detail"][0]
+    client.force_login(world.users["fiscal.recife"])  # another jurisdiction: not found
+    assert (
+        client.post(
+            f"/api/measures/{measure.pk}/conditions/fault_fixed",
+            {"met_on": "2025-06-17", "note": "x", "reason": "x"},
+            content_type="application/json",
+        ).status_code
+        == 404
+    )
+    client.force_login(world.users["comissao.esteio"])  # in scope, no enforcement role
+    assert (
+        client.post(
+            f"/api/measures/{measure.pk}/release",
+            {"released_on": "2025-06-17", "note": "x", "reason": "x"},
+            content_type="application/json",
+        ).status_code
+        == 403
+    )
+    assert Measure.objects.get(pk=measure.pk).status == "in_force"
