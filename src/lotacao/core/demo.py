@@ -26,7 +26,12 @@ from lotacao.registry.models import Company, Holder, Line, Person, Vehicle
 DEMO_PASSWORD = "lotacao-demo"  # noqa: S105 - documented demo password
 REASON = "Dados de demonstração"
 OPERATOR = "operador"
-DEMO_EXTENSIONS = ["lotacao.permits.demo", "lotacao.documents.demo", "lotacao.inspections.demo"]
+DEMO_EXTENSIONS = [
+    "lotacao.permits.demo",
+    "lotacao.documents.demo",
+    "lotacao.inspections.demo",
+    "lotacao.enforcement.demo",
+]
 
 AGENCIES = {
     "recife": ("Recife", "CTTU — Autarquia de Trânsito e Transporte Urbano do Recife", None),
