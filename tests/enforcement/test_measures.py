@@ -248,7 +248,7 @@ def test_apply_refusals_change_nothing(world: Any, recife: dict[str, Any]) -> No
     for over, message in cases:
         with pytest.raises(ValidationError, match=message):
             _apply(notice, **over)
-    assert not Measure.objects.exists()
+    assert not Measure.objects.filter(notice=notice).exists()
     _apply(notice, "vehicle_seizure")
     with pytest.raises(ValidationError, match="Já há remoção e apreensão do veículo em vigor"):
         _apply(notice, "vehicle_seizure")
@@ -256,7 +256,7 @@ def test_apply_refusals_change_nothing(world: Any, recife: dict[str, Any]) -> No
         InfractionNotice.objects.filter(pk=notice.pk).update(status=status)
         with pytest.raises(ValidationError, match="não cabe medida"):
             _apply(notice, "document_seizure", reason="Motivo longo o bastante para registrar")
-    assert Measure.objects.count() == 1
+    assert Measure.objects.filter(notice=notice).count() == 1
 
 
 def test_condition_and_release_refusals_change_nothing(world: Any) -> None:
@@ -422,3 +422,74 @@ def test_api_refusals_are_422_in_portuguese_and_tenancy_holds(world: Any, client
         == 403
     )
     assert Measure.objects.get(pk=measure.pk).status == "in_force"
+
+
+# ------------------------------------------------------------------------------------ screens
+
+
+def test_screens_apply_meet_and_release_and_the_holder_only_reads(world: Any, client: Any) -> None:
+    o = world.objects["recife"]
+    notice = _row(
+        world.a, "AI-R-7", ["document_seizure"], holder=o["registry.holder"], offender_kind="permit_holder"
+    )
+    client.force_login(world.users["fiscal.recife"])
+    page = client.get(notice.get_absolute_url()).content.decode()
+    assert "Medidas administrativas" in page and "Aplicar medida" in page
+    assert "Cabíveis pelo cálculo da lei: Recolhimento de documentos" in page
+    applied = client.post(
+        f"/fiscalizacao/autos/{notice.pk}/medidas/",
+        {
+            "kind": "document_seizure",
+            "applied_at": "2025-06-16T10:30",
+            "detail": "CRLV",
+            "reason": "Recolhido",
+        },
+    )
+    assert applied.status_code == 302 and applied["Location"].endswith("#medidas")
+    measure = Measure.objects.get(notice=notice)
+    assert measure.applied_at == at("2025-06-16").replace(minute=30)  # read in Recife's time zone
+    page = client.get(notice.get_absolute_url()).content.decode()
+    assert (
+        "Regularização do motivo do recolhimento" in page and "art. 38, § 5º" in page and "pendente" in page
+    )
+    refused = client.post(
+        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "x"}
+    )
+    assert refused.status_code == 422
+    assert "só pode ser liberada depois de cumpridas as condições" in refused.content.decode()
+    met = client.post(
+        f"/fiscalizacao/medidas/{measure.pk}/condicoes/",
+        {"condition_id": "fault_fixed", "met_on": "2025-06-17", "note": "Regularizado", "reason": "Cumprida"},
+    )
+    assert met.status_code == 302
+    assert (
+        "cumprida em 17/06/2025 por fiscal.recife" in client.get(notice.get_absolute_url()).content.decode()
+    )
+
+    client.force_login(world.users["holder0.recife"])  # their own notice: reads, no forms
+    page = client.get(notice.get_absolute_url()).content.decode()
+    assert "Regularização do motivo do recolhimento" in page and "Aplicar medida" not in page
+    assert "Liberar</button>" not in page
+    answer = client.post(
+        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "x"}
+    )
+    assert answer.status_code == 403
+
+    client.force_login(world.users["gestor.esteio"])  # another jurisdiction: not found
+    answer = client.post(
+        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "x"}
+    )
+    assert answer.status_code == 404
+    answer = client.post(
+        f"/fiscalizacao/autos/{notice.pk}/medidas/",
+        {"kind": "vehicle_seizure", "applied_at": "2025-06-16T10:30", "reason": "x" * 40},
+    )
+    assert answer.status_code == 404
+
+    client.force_login(world.users["atendente.recife"])
+    released = client.post(
+        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "Liberada"}
+    )
+    assert released.status_code == 302
+    assert Measure.objects.get(pk=measure.pk).status == "released"
+    assert Measure.objects.count() == 3  # the world's two and this one

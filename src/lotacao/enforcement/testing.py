@@ -86,6 +86,19 @@ def extend_world(world: Any) -> None:
                 status="open",
                 slip_count=1,
             )
+        # a measure on that notice (lotacao.enforcement.views_measures), already released so the
+        # world's vehicle stays authorized in the public plate check
+        if "enforcement.measure" not in objects:
+            from lotacao.enforcement.models import Measure
+
+            objects["enforcement.measure"] = Measure.objects.create(
+                jurisdiction=jurisdiction,
+                notice=objects["enforcement.infractionnotice"],
+                kind="document_seizure",
+                applied_at=timezone.now(),
+                status="released",
+                released_on=timezone.localdate(),
+            )
         # what final decisions leave behind (lotacao.enforcement.views_effects), created directly
         from lotacao.enforcement.effects_testing import effect_objects
 

@@ -1,6 +1,13 @@
 from django.urls import path
 
-from lotacao.enforcement import views, views_documents, views_effects, views_fines, views_process
+from lotacao.enforcement import (
+    views,
+    views_documents,
+    views_effects,
+    views_fines,
+    views_measures,
+    views_process,
+)
 
 app_name = "enforcement"
 urlpatterns = [
@@ -26,6 +33,10 @@ urlpatterns = [
     path("julgamento/orgaos/<int:pk>/", views_process.BodyDetail.as_view(), name="body"),
     path("julgamento/sessoes/<int:pk>/", views_process.SessionDetail.as_view(), name="session"),
     path("decisoes/<int:pk>/", views_process.DecisionDetail.as_view(), name="decision"),
+    # administrative measures (lotacao.enforcement.views_measures)
+    path("autos/<int:pk>/medidas/", views_measures.MeasureApply.as_view(), name="measure_apply"),
+    path("medidas/<int:pk>/condicoes/", views_measures.MeasureCondition.as_view(), name="measure_condition"),
+    path("medidas/<int:pk>/liberar/", views_measures.MeasureRelease.as_view(), name="measure_release"),
     # fines (lotacao.enforcement.views_fines)
     path("autos/<int:pk>/multa/", views_fines.FineIssue.as_view(), name="fine_issue"),
     path("multas/<int:pk>/", views_fines.FineDetail.as_view(), name="fine"),

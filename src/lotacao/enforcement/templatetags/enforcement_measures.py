@@ -1,0 +1,42 @@
+"""`{% measures_context notice as m %}`: the administrative measures of a notice for its page, with
+their release conditions (met or not, with the article) and whether the signed-in user may use
+the forms (staff fiscal/atendente/gestor of the jurisdiction; the holder only reads)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from lotacao.enforcement import measures, permissions
+from lotacao.enforcement.models import Measure
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def measures_context(context: Any, notice: Any) -> dict[str, Any]:
+    request = context.get("request")
+    access = getattr(request, "access", None)
+    rows = []
+    for measure in Measure.objects.filter(notice=notice).order_by("applied_at", "id"):
+        rows.append(
+            {
+                "measure": measure,
+                "conditions": measures.condition_state(measure),
+                "unmet": [row["id"] for row in measures.unmet(measure)],
+                "outside": any(str(c).startswith(measures.OUTSIDE_FLAG) for c in measure.citations),
+            }
+        )
+    applicable = measures.applicable_kinds(notice)
+    return {
+        "rows": rows,
+        "can_act": permissions.allowed(access, notice.jurisdiction_id, permissions.NOTICE_ROLES),
+        "open_notice": notice.status not in measures.CLOSED_NOTICE,
+        "kinds": [
+            {"value": value, "label": label, "applicable": value in applicable}
+            for value, label in Measure.Kind.choices
+        ],
+        "applicable": [Measure.Kind(k).label for k in applicable if k in Measure.Kind.values],
+        "outside_min": measures.OUTSIDE_REASON_MIN,
+    }
