@@ -341,9 +341,8 @@ def test_measures_in_force_and_the_public_plate_check(world: Any) -> None:
     assert list(svc.measures_in_force(vehicle)) == [measure]
     assert list(svc.measures_in_force(vehicle.plate.lower())) == [measure]
     record = next(r for r in vehicle_status(vehicle.plate)["records"] if r["jurisdiction"] == "recife")
-    if "lotacao.enforcement.measures" in __import__("lotacao.public.selectors").public.selectors.PROVIDERS:
-        assert record["authorized"] is False
-        assert any("Remoção e apreensão do veículo em vigor desde 16/06/2025" in r for r in record["reasons"])
+    assert record["authorized"] is False  # public.selectors.PROVIDERS lists enforcement.measures
+    assert any("Remoção e apreensão do veículo em vigor desde 16/06/2025" in r for r in record["reasons"])
     info = svc.public_vehicle_info(vehicle, timezone.localdate())
     assert info["authorized"] is False and "Pessoa" not in " ".join(info["reasons"])
     _meet(measure, "fees_paid")

@@ -19,7 +19,7 @@ from django.utils import timezone
 from lotacao.core.validators import normalize_plate
 from lotacao.registry.models import Vehicle
 
-PROVIDERS = ["lotacao.permits.selectors", "lotacao.inspections.selectors"]
+PROVIDERS = ["lotacao.permits.selectors", "lotacao.inspections.selectors", "lotacao.enforcement.measures"]
 PUBLIC_KEYS = {
     "authorized",
     "permit_number",
