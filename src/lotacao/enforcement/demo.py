@@ -97,7 +97,7 @@ def load(today: dt.date, summary: Any) -> None:
             continue
         commission = User.objects.filter(username=f"comissao.{code}").first()
         _bodies(code, today, commission, summary)
-        for n in range(3):
+        for n in (2, 1, 0):  # oldest first, so the numbers follow the dates
             _notice(jurisdiction, account.holder, inspector, n, today, summary)
     # What no instance can change any more (the notices of stage 3) becomes final: history.
     result = process.settle_due_process(today=today)
