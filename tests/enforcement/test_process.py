@@ -411,7 +411,7 @@ def test_marica_appeal_against_a_fine_only_after_paying_it(world: Any) -> None:
         "reason": "x",
         "filed_at": _moment(dt.date(2025, 5, 8)),
     }
-    with pytest.raises(ValidationError, match="art. 70, parágrafo único"):
+    with pytest.raises(ValidationError, match=r"art\. 70, parágrafo único"):
         process.file_defense(**kwargs)
     Fine.objects.create(
         jurisdiction=j,

@@ -448,6 +448,14 @@ def issue_fine(
     if cancelled:
         raise ValidationError(f"Não cabe lançar multa: {cancelled}")
     if terms is None:
+        penalties = (notice.penalty or {}).get("penalties") or []
+        if any(p.get("type") == "fine" for p in penalties):
+            missing = [m for m in notice.missing_parameters or [] if m.startswith("penalty.fine")]
+            raise ValidationError(
+                "A lei não fixa o valor desta multa"
+                + (f" (valor indefinido: {', '.join(missing)})" if missing else "")
+                + ": não há o que lançar até o órgão informar o valor."
+            )
         return None
     code = notice.jurisdiction_id
     day = _infraction_day(notice)

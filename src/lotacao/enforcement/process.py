@@ -644,7 +644,9 @@ def decide(
     members present in an open session (quorum checked when it opened); the others record the
     outcome as proclaimed. A late filing can only be declared late (not known)."""
     filing = (
-        Filing.unscoped.select_for_update().select_related("notice__jurisdiction", "body").get(pk=filing.pk)
+        Filing.unscoped.select_for_update(of=("self",))
+        .select_related("notice__jurisdiction", "body")
+        .get(pk=filing.pk)
     )
     notice = InfractionNotice.unscoped.select_for_update().get(pk=filing.notice_id)
     if filing.status not in (Filing.Status.PENDING, Filing.Status.DILIGENCE):
