@@ -278,3 +278,40 @@ def test_the_infraction_day_is_the_jurisdictions_local_day(world: Any) -> None:
         place="Rodoviária",
     )
     assert notice.evaluated_for == dt.date(2025, 6, 15)
+
+
+def test_a_law_without_catalogue_takes_the_group_alone_and_never_matches_codes(world: Any) -> None:
+    j = make_jurisdiction("cabo")
+    person = registry.create_person(
+        actor=None,
+        jurisdiction=j,
+        cpf=_cpf(300_000_077),
+        full_name="Titular do Cabo",
+        birth_date=dt.date(1980, 1, 1),
+        reason="teste",
+    )
+    holder = registry.register_holder(actor=None, person=person, reason="teste", on=dt.date(2010, 1, 1))
+    kwargs: dict[str, Any] = {
+        "actor": None,
+        "jurisdiction": j,
+        "infraction_code": "",
+        "infraction_group": "grave",
+        "offender_kind": "permit_holder",
+        "holder": holder,
+        "plate": "CAB1O23",
+        "place": "Centro",
+        "description": "Transporte sem permissão",
+        "inspector": world.users["fiscal.recife"],
+    }
+    first = services.draw_up_notice(**{**kwargs, "drawn_up_at": at("2010-06-01")})
+    assert first.infraction_code == "" and first.infraction_group == "grave"
+    second = services.prepare_notice(
+        **{k: v for k, v in kwargs.items() if k != "actor"}, drawn_up_at=at("2010-06-10")
+    )
+    codes = [h["code"] for h in services.offender_history(second)]
+    assert codes == [f"sem-enquadramento-{first.pk}"]  # never equal to another notice's code
+
+
+def test_a_notice_without_infraction_is_refused(recife: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError, match="Escolha a infração do quadro da lei"):
+        _holder_notice(recife, infraction_code="")

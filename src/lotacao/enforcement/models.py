@@ -34,7 +34,7 @@ class InfractionNotice(TenantModel):
     number = models.CharField("número", max_length=30)
     drawn_up_at = models.DateTimeField("data e hora da infração")
     place = models.CharField("local", max_length=300, blank=True)
-    infraction_code = models.CharField("enquadramento", max_length=40)
+    infraction_code = models.CharField("enquadramento", max_length=40, blank=True)
     infraction_group = models.CharField("grupo", max_length=20, blank=True)
     description = models.TextField("descrição da ocorrência", blank=True)
     offender_kind = models.CharField("infrator", max_length=20, choices=OffenderKind.choices)

@@ -139,11 +139,11 @@ def offender_history(notice: InfractionNotice) -> list[dict[str, Any]]:
         qs = qs.filter(holder_id=notice.holder_id, offender_kind=kind)
     history = []
     for row in qs.order_by("drawn_up_at").values(
-        "drawn_up_at", "infraction_code", "infraction_group", "status"
+        "pk", "drawn_up_at", "infraction_code", "infraction_group", "status"
     ):
         entry: dict[str, Any] = {
             "date": _day(notice.jurisdiction, row["drawn_up_at"]).isoformat(),
-            "code": row["infraction_code"] or "any",
+            "code": row["infraction_code"] or unclassified_code(row["pk"]),
             "status": HISTORY_STATUS.get(row["status"], "pending"),
         }
         if row["infraction_group"]:
@@ -152,8 +152,15 @@ def offender_history(notice: InfractionNotice) -> list[dict[str, Any]]:
     return history
 
 
+def unclassified_code(pk: int | None) -> str:
+    """The engine's code for a notice recorded by group only (a law whose catalogue is left to a
+    regulation not in the text, as Cabo's): unique, so two such notices are never taken for the
+    same violation."""
+    return f"sem-enquadramento-{pk or 'novo'}"
+
+
 def penalty_case(notice: InfractionNotice, on: dt.date) -> dict[str, Any]:
-    infraction: dict[str, Any] = {"code": notice.infraction_code or "any"}
+    infraction: dict[str, Any] = {"code": notice.infraction_code or unclassified_code(notice.pk)}
     if notice.infraction_group:
         infraction["group"] = notice.infraction_group
     return {
@@ -230,6 +237,11 @@ def prepare_notice(
         raise ValidationError(f"Grupo {infraction_group} não existe na lei.")
     if offender_kind == OffenderKind.UNLICENSED and not infraction_code:
         infraction_code = "unlicensed_transport"
+    if not infraction_code and not (pack.accepts_group_only and infraction_group):
+        raise ValidationError(
+            "Escolha a infração do quadro da lei"
+            + (" ou, se ela não constar, o grupo." if pack.accepts_group_only else ".")
+        )
     notice = InfractionNotice(
         jurisdiction=jurisdiction,
         drawn_up_at=drawn_up_at,
