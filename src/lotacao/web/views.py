@@ -51,7 +51,11 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
             )
         )
     if "comissao" in roles or "gestor" in roles:
+        from lotacao.enforcement.models import Filing
+
+        waiting = Filing.objects.filter(jurisdiction_id=code, status__in=["pending", "diligence"]).count()
         counts += [
+            ("Defesas e recursos a julgar", waiting, "enforcement:bodies"),
             ("Permissões suspensas", permits.filter(status="suspended").count(), "permits:list"),
             ("Permissões cassadas", permits.filter(status="revoked").count(), "permits:list"),
         ]
