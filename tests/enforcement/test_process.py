@@ -532,3 +532,35 @@ def test_decision_service_date_is_checked(world: Any) -> None:
         process.record_decision_service(
             actor=None, decision=decision, served_on=timezone.localdate() + dt.timedelta(days=1)
         )
+
+
+def test_esteio_fine_is_suspended_the_day_after_its_due_date_if_the_cip_has_not_judged(world: Any) -> None:
+    from lotacao.enforcement import fines
+
+    notice = _notice(
+        world.b,
+        served=dt.date(2025, 3, 10),
+        day="2025-03-03",
+        holder=world.objects["esteio"]["registry.holder"],
+        penalty={"penalties": [{"type": "fine", "amount": "80.00"}]},
+    )
+    fine = fines.issue_fine(
+        actor=None,
+        notice=notice,
+        reason="Lançamento",
+        due_on=dt.date(2025, 4, 10),
+        today=dt.date(2025, 3, 11),
+    )
+    assert fine is not None
+    process.file_defense(
+        actor=None,
+        notice=notice,
+        text="R",
+        channel="counter",
+        reason="x",
+        filed_at=_moment(dt.date(2025, 3, 20)),
+    )
+    assert process.settle_due_process(today=dt.date(2025, 4, 10)).fines == []
+    assert process.settle_due_process(today=dt.date(2025, 4, 11)).fines == [notice.number]
+    fine.refresh_from_db()
+    assert fine.status == Fine.Status.SUSPENDED  # Anexo I, art. 22 § 1º

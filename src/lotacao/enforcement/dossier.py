@@ -1,12 +1,9 @@
 """The holder's dossier (prontuário): permits, notices, points, fines, measures, filings,
 decisions, what final decisions left behind, and the deadlines still open — read only.
 
-The reading of the due process (which instance comes next, its body and its deadline) lives here
-too, for the dossier and for the letters of `pdf.py`: the instances are the pack's
-`process.instances` (in order), each naming its body (`body`, or `body_by_penalty`), its engine
-deadline (`deadline`, or `deadline_by_penalty` by the most severe penalty in force) and the event
-that opens it (`starts`: `served` = the notice's service; `decision_served` = the service of the
-previous instance's decision). Dates come from the engine (`lotacao.core.law.evaluate_case`).
+The steps of the due process shown here and in the letters of `pdf.py` (the instance open after
+the notice's service or after a given decision, its body and deadline) are built on the shared
+reading in `procedure.py`, the same one `process.py` files and judges by.
 
 Queries are bounded: one per kind of row whatever the number of notices (prefetching), and the
 pack is read from the process's layered-pack cache.
@@ -22,7 +19,7 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Prefetch
 
-from lotacao.core.law import evaluate_case, pack_for, value
+from lotacao.core.law import pack_for, value
 from lotacao.enforcement.models import (
     CourseRequirement,
     Decision,
@@ -34,97 +31,26 @@ from lotacao.enforcement.models import (
     RevocationProcess,
     SuspensionFollowUp,
 )
+from lotacao.enforcement.procedure import (
+    STARTS,
+    body_name,
+    cite,
+    deadline_id,
+    instances,
+    penalty_in_force,
+    run_deadline,
+)
 from lotacao.enforcement.selectors import describe_penalty, law_date
 from lotacao.permits.models import Permit
 
-# Most severe first: the type that picks an instance's deadline or body by penalty.
-SEVERITY = ("revocation", "intervention", "suspension", "course", "fine", "warning")
 CLOSED = {
     InfractionNotice.Status.DECIDED_FINAL.value,
     InfractionNotice.Status.ANNULLED.value,
     InfractionNotice.Status.ARCHIVED.value,
 }
-COUNTING = {
-    "calendar_days": "dias corridos",
-    "business_days": "dias úteis",
-    "from_first_business_day": "dias corridos, contados a partir do primeiro dia útil",
-}
-STARTS = {
-    "served": "do recebimento da notificação do auto",
-    "decision_served": "do recebimento da comunicação da decisão",
-}
 
 
 # ------------------------------------------------------------------------------ due process
-
-
-def instances(code: str, on: dt.date) -> list[dict[str, Any]]:
-    """The pack's instances of defense and appeal in force on `on` (empty when the law gives none)."""
-    found = value(code, "process.instances", on)
-    return [dict(i) for i in found] if isinstance(found, list) else []
-
-
-def cite(code: str, short: Any) -> list[str]:
-    """Short citations of a pack value ("art. 41") with the law's name in front."""
-    law = pack_for(code).law
-    items = short if isinstance(short, list) else [short] if short else []
-    return [f"{law}, {c}" for c in items]
-
-
-def penalty_in_force(notice: InfractionNotice, decisions: list[Decision]) -> dict[str, Any]:
-    """The last decision's penalty when it set one, else the notice's."""
-    for decision in sorted(decisions, key=lambda d: (d.decided_on, d.pk or 0), reverse=True):
-        if decision.penalty:
-            return dict(decision.penalty)
-    return dict(notice.penalty or {})
-
-
-def _by_penalty(mapping: dict[str, Any], penalty: dict[str, Any]) -> Any:
-    types = {str(p.get("type", "")) for p in penalty.get("penalties", [])}
-    for kind in SEVERITY:
-        if kind in types and kind in mapping:
-            return mapping[kind]
-    return None
-
-
-def body_name(code: str, instance: dict[str, Any], penalty: dict[str, Any], on: dt.date) -> str:
-    key = instance.get("body") or _by_penalty(instance.get("body_by_penalty") or {}, penalty)
-    if not key:
-        return ""
-    for body in value(code, "process.bodies", on) or []:
-        if isinstance(body, dict) and body.get("key") == key:
-            return str(body.get("name", key))
-    return str(key)
-
-
-def deadline_id(instance: dict[str, Any], penalty: dict[str, Any]) -> str | None:
-    found = instance.get("deadline") or _by_penalty(instance.get("deadline_by_penalty") or {}, penalty)
-    return str(found) if found else None
-
-
-def run_deadline(code: str, deadline: str, start: dt.date) -> dict[str, Any]:
-    """The engine's deadline from `start`: {"due", "citations", "explanation", "missing", "rule"}
-    (`due` None and the engine's message as explanation when it cannot compute)."""
-    result = evaluate_case(
-        {"jurisdiction": code, "kind": "deadline", "deadline": deadline, "date": start.isoformat()}
-    )
-    if "error" in result or not result.get("due"):
-        message = result.get("error", {}).get("message", "") if isinstance(result.get("error"), dict) else ""
-        return {
-            "due": None,
-            "citations": list(result.get("citations", [])),
-            "explanation": str(message or result.get("explanation", "")),
-            "missing": list(result.get("missing_parameters", [])),
-            "rule": "",
-        }
-    days, counting = result.get("days"), COUNTING.get(str(result.get("counting", "")), "dias")
-    return {
-        "due": dt.date.fromisoformat(str(result["due"])),
-        "citations": list(result.get("citations", [])),
-        "explanation": str(result.get("explanation", "")),
-        "missing": list(result.get("missing_parameters", [])),
-        "rule": f"{days} {counting}" if days is not None else "",
-    }
 
 
 @dataclass

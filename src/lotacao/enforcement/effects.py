@@ -37,6 +37,7 @@ from lotacao.enforcement.models import (
     RevocationProcess,
     SuspensionFollowUp,
 )
+from lotacao.enforcement.procedure import br as _br
 from lotacao.permits import services as permits
 from lotacao.permits.models import Ban, Permit, PermitAgent
 
@@ -53,10 +54,6 @@ AWAITING_PROOF_KIND = "enforcement.suspension_awaiting_proof"
 REVOCATION_KIND = "enforcement.revocation_process"
 INTERVENTION_DUE_KIND = "enforcement.intervention_due"
 INTERVENTION_VOID_KIND = "enforcement.intervention_void"
-
-
-def _br(day: dt.date) -> str:
-    return f"{day:%d/%m/%Y}"
 
 
 def _require(text: str, message: str) -> str:

@@ -47,7 +47,7 @@ from django.utils import timezone
 from lotacao.billing import services as billing
 from lotacao.billing.models import Charge
 from lotacao.core.formats import br_date, brl
-from lotacao.core.law import entry, evaluate_case, pack_for, value
+from lotacao.core.law import entry, pack_for, value
 from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import (
     AGENT_KINDS,
@@ -57,6 +57,7 @@ from lotacao.enforcement.models import (
     InfractionNotice,
 )
 from lotacao.enforcement.notification import _infraction_day
+from lotacao.enforcement.procedure import instances, run_deadline, short_cites, silence
 from lotacao.law.calendar import Calendar
 from lotacao.workqueue.services import WorkItemSpec
 
@@ -86,29 +87,9 @@ def fine_terms(penalty: dict[str, Any] | None) -> dict[str, Any] | None:
     return None
 
 
-def _silence(code: str, parameter: str, on: dt.date) -> tuple[str, str]:
-    """(why the law gives no value, its citation)."""
-    found = entry(code, parameter, on)
-    if found is None:
-        return "a lei não trata do assunto", ""
-    return (found.reason or "a lei não define").strip().rstrip("."), str(found.citation)
-
-
 def _deadline(code: str, deadline: str, start: dt.date) -> tuple[dt.date | None, list[str], str]:
-    result = evaluate_case(
-        {"jurisdiction": code, "kind": "deadline", "deadline": deadline, "date": start.isoformat()}
-    )
-    due = dt.date.fromisoformat(result["due"]) if result.get("due") else None
-    return due, list(result.get("citations") or []), str(result.get("explanation") or "")
-
-
-def _instances(code: str, on: dt.date) -> list[dict[str, Any]]:
-    return list(value(code, "process.instances", on) or [])
-
-
-def _cites(item: dict[str, Any]) -> list[str]:
-    cite = item.get("cite") or []
-    return [str(c) for c in (cite if isinstance(cite, list) else [cite])]
+    result = run_deadline(code, deadline, start)
+    return result["due"], result["citations"], result["explanation"]
 
 
 def next_business_day_after(code: str, day: dt.date) -> dt.date:
@@ -174,15 +155,15 @@ def _pending(filings: list[Filing], decisions: list[Decision], effects: dict[str
 def _plan(fine: Fine, notice: InfractionNotice, on: dt.date) -> Plan:
     code = notice.jurisdiction_id
     day = _infraction_day(notice)
-    instances = _instances(code, day)
-    effects = {str(i.get("id")): str(i.get("payment", "none")) for i in instances}
+    steps = instances(code, day)
+    effects = {str(i.get("id")): str(i.get("payment", "none")) for i in steps}
     filings, decisions = _process(notice)
     pending = _pending(filings, decisions, effects)
     found = entry(code, "fine.due", day)
     rule = found.value if found is not None and found.status == "value" else None
     due_cite = str(found.citation) if found is not None else ""
     if rule is None:
-        return _plan_agency(fine, instances, effects, pending, decisions, on, code, day)
+        return _plan_agency(fine, steps, effects, pending, decisions, on, code, day)
     if rule.get("rule") == "after_final":
         final = next((d for d in reversed(decisions) if d.final and d.final_on), None)
         if final is None or final.final_on is None:
@@ -197,7 +178,7 @@ def _plan(fine: Fine, notice: InfractionNotice, on: dt.date) -> Plan:
             Status.OPEN, due, f"Decisão definitiva em {br_date(final.final_on)}. {text}", [due_cite, *cites]
         )
     # defense_deadline: due at the end of the first instance's deadline from the service
-    first = next((i for i in instances if i.get("starts") == "served"), instances[0] if instances else {})
+    first = next((i for i in steps if i.get("starts") == "served"), steps[0] if steps else {})
     if notice.served_on is None:
         return Plan(
             Status.AWAITING,
@@ -213,7 +194,7 @@ def _plan(fine: Fine, notice: InfractionNotice, on: dt.date) -> Plan:
             None,
             f"{filing.instance_name} protocolada em {br_date(timezone.localdate(filing.filed_at))} "
             f"(protocolo {filing.receipt}): o vencimento fica adiado até a decisão ({due_cite}).",
-            [due_cite, *_cites(next((i for i in instances if i.get("id") == filing.instance), {}))],
+            [due_cite, *short_cites(next((i for i in steps if i.get("id") == filing.instance), {}))],
             contested=True,
         )
     postponing = {k for k, v in effects.items() if v == "postpones"}
@@ -244,7 +225,7 @@ def _plan(fine: Fine, notice: InfractionNotice, on: dt.date) -> Plan:
         )
     deadline = first.get("deadline")
     if not deadline:
-        reason, cite = _silence(code, "fine.due", day)
+        reason, cite = silence(code, "fine.due", day)
         return Plan(Status.OPEN, fine.due_on, f"Prazo de defesa indefinido: {reason} ({cite}).", [due_cite])
     due, cites, text = _deadline(code, str(deadline), notice.served_on)
     return Plan(
@@ -266,7 +247,7 @@ def _plan_agency(
     day: dt.date,
 ) -> Plan:
     """The law gives no due date: the agency's (from the slip), with the suspensive appeal."""
-    reason, cite = _silence(code, "fine.due", day)
+    reason, cite = silence(code, "fine.due", day)
     if fine.due_on is not None and fine.due_explanation.startswith(AGENCY_DUE):
         base = fine.due_explanation  # as the slip stated it
     elif fine.due_on is not None:
@@ -276,7 +257,7 @@ def _plan_agency(
     by_id = {str(i.get("id")): i for i in instances}
     if pending:
         filing = pending[0]
-        cites = [cite, *_cites(by_id.get(filing.instance, {}))]
+        cites = [cite, *short_cites(by_id.get(filing.instance, {}))]
         if effects.get(filing.instance) == "postpones":
             return Plan(Status.AWAITING, fine.due_on, base, cites, contested=True)
         if fine.status == Status.SUSPENDED or (fine.due_on is not None and on > fine.due_on):
@@ -289,7 +270,7 @@ def _plan_agency(
                 note=(
                     f"{filing.instance_name} (protocolo {filing.receipt}) não julgado até o vencimento: "
                     f"aplicação da multa suspensa; se indeferido, emite-se nova guia "
-                    f"({', '.join(_cites(by_id.get(filing.instance, {})))})."
+                    f"({', '.join(short_cites(by_id.get(filing.instance, {})))})."
                 ),
             )
         return Plan(
@@ -311,7 +292,7 @@ def _plan_agency(
     if refused is not None and (
         fine.status == Status.SUSPENDED or (fine.due_on is not None and refused.decided_on > fine.due_on)
     ):
-        cites = _cites(by_id.get(refused.instance, {}))
+        cites = short_cites(by_id.get(refused.instance, {}))
         return Plan(
             Status.OPEN,
             None,
@@ -462,12 +443,12 @@ def issue_fine(
     law_gives_due = entry(code, "fine.due", day) is not None and value(code, "fine.due", day) is not None
     if law_gives_due and due_on is not None:
         raise ValidationError(
-            f"O vencimento desta multa é fixado pela lei ({_silence(code, 'fine.due', day)[1]}): "
+            f"O vencimento desta multa é fixado pela lei ({silence(code, 'fine.due', day)[1]}): "
             "não o informe."
         )
     if not law_gives_due:
         if due_on is None:
-            why, cite = _silence(code, "fine.due", day)
+            why, cite = silence(code, "fine.due", day)
             raise ValidationError(
                 f"A lei não fixa o vencimento da multa ({why}; {cite}): informe a data de vencimento."
             )
@@ -594,7 +575,7 @@ def issue_slip(
     else:
         due = due_on or fine.due_on
         if due is None:
-            why, cite = _silence(code, "fine.due", day)
+            why, cite = silence(code, "fine.due", day)
             raise ValidationError(
                 f"A lei não fixa o vencimento ({why}; {cite}): informe a data de vencimento."
             )
@@ -602,7 +583,7 @@ def issue_slip(
             raise ValidationError(f"O vencimento ({br_date(due_on)}) não pode ser anterior a hoje.")
         explanation = (
             f"{AGENCY_DUE} na guia nº {fine.slip_count + 1}: {br_date(due)} "
-            f"({_silence(code, 'fine.due', day)[1]})."
+            f"({silence(code, 'fine.due', day)[1]})."
         )
     fine = update_audited(
         actor=actor,
@@ -755,14 +736,14 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
     rule = next(
         (
             i
-            for i in _instances(code, day)
+            for i in instances(code, day)
             if i.get("fine_paid_first") and (instance is None or i.get("id") == instance)
         ),
         None,
     )
     if rule is None or fine_terms(notice.penalty) is None:
         return PaidFirst(required=False, paid=False)
-    cites = tuple(_cites(rule))
+    cites = tuple(short_cites(rule))
     fine = Fine.unscoped.filter(notice=notice).first()
     if notice.served_on is None:
         return PaidFirst(

@@ -25,6 +25,7 @@ from django.utils import timezone
 from lotacao.core.law import entry
 from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
+from lotacao.enforcement.procedure import br as _pt
 
 PARAMETER = "measure.release"
 # A measure outside the engine's list needs a reason that is a sentence, not a default word.
@@ -54,10 +55,6 @@ def _local_day(jurisdiction: Any, moment: dt.datetime) -> dt.date:
 
 def _today(jurisdiction: Any) -> dt.date:
     return timezone.now().astimezone(_tz(jurisdiction)).date()
-
-
-def _pt(day: dt.date) -> str:
-    return day.strftime("%d/%m/%Y")
 
 
 def _need_reason(reason: str) -> str:

@@ -22,14 +22,11 @@ from django.utils import timezone
 from lotacao.core.law import entry, evaluate_case, value
 from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeService
+from lotacao.enforcement.procedure import br as _br
 
 Method = NoticeService.Method
 ReturnReason = NoticeService.ReturnReason
 OVERDUE_KIND = "enforcement.notification_overdue"
-
-
-def _br(day: dt.date) -> str:
-    return f"{day:%d/%m/%Y}"
 
 
 def _infraction_day(notice: InfractionNotice) -> dt.date:

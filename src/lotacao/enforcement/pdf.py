@@ -18,13 +18,9 @@ from django.template.loader import render_to_string
 from weasyprint import HTML
 
 from lotacao.core.law import citation, pack_for, value
-from lotacao.enforcement.dossier import (
-    Dossier,
-    first_step,
-    penalty_in_force,
-    step_after,
-)
+from lotacao.enforcement.dossier import Dossier, first_step, step_after
 from lotacao.enforcement.models import OffenderKind
+from lotacao.enforcement.procedure import penalty_in_force
 from lotacao.enforcement.selectors import describe_penalty, law_date
 
 # The words of each field id of `notice.required_fields`, as a heading on the notice.

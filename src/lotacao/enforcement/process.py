@@ -20,15 +20,15 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from lotacao.core.law import entry, evaluate_case, value
+from lotacao.core.law import entry, value
 from lotacao.core.services import create_audited, update_audited
+from lotacao.enforcement import procedure
 from lotacao.enforcement.models import (
     AgendaItem,
     BodyMember,
@@ -40,26 +40,29 @@ from lotacao.enforcement.models import (
     Session,
     Vote,
 )
+from lotacao.enforcement.procedure import (
+    SEVERITY,
+    body_key,
+    deadline_id,
+    instances,
+    local_day,
+    penalty_in_force,
+    run_deadline,
+    short_cites,
+)
+from lotacao.enforcement.procedure import (
+    br as _br,
+)
 from lotacao.workqueue.services import WorkItemSpec
 
 Outcome = Decision.Outcome
 NoticeStatus = InfractionNotice.Status
 CLOSED_NOTICE = (NoticeStatus.ARCHIVED, NoticeStatus.ANNULLED, NoticeStatus.DECIDED_FINAL)
-SEVERITY = ("revocation", "suspension", "course", "fine", "warning")
 PENALTY_TYPES = {"warning", "fine", "suspension", "revocation", "course", "intervention"}
 ATTACHMENT_TYPES = {"application/pdf": "PDF", "image/png": "PNG", "image/jpeg": "JPEG"}
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
 DILIGENCE_KIND = "enforcement.diligence_overdue"
 DECISION_NOTICE_KIND = "enforcement.decision_to_notify"
-
-
-def _br(day: dt.date) -> str:
-    return f"{day:%d/%m/%Y}"
-
-
-def _local_day(notice: InfractionNotice, moment: dt.datetime) -> dt.date:
-    zone = ZoneInfo(notice.jurisdiction.timezone or "America/Sao_Paulo")
-    return moment.astimezone(zone).date()
 
 
 def _require_reason(reason: str) -> None:
@@ -70,45 +73,43 @@ def _require_reason(reason: str) -> None:
 # ------------------------------------------------------------------------------- the law's process
 
 
-def instances(code: str, on: dt.date) -> list[dict[str, Any]]:
-    """The pack's instances in order (empty when the law leaves them undefined)."""
-    found = value(code, "process.instances", on)
-    return list(found or [])
-
-
-def body_rules(code: str, key: str, on: dt.date) -> dict[str, Any]:
-    for body in value(code, "process.bodies", on) or []:
-        if body.get("key") == key:
-            return dict(body)
-    return {}
-
-
-def _cites(item: dict[str, Any]) -> list[str]:
-    raw = item.get("cite") or []
-    return [raw] if isinstance(raw, str) else [str(c) for c in raw]
+def _local_day(notice: InfractionNotice, moment: dt.datetime) -> dt.date:
+    return local_day(notice.jurisdiction, moment)
 
 
 def penalty_kind(penalty: dict[str, Any]) -> str | None:
-    """The most severe penalty type of a penalty result (what picks Maricá's deadline and body)."""
+    """The most severe penalty type of a penalty result."""
     types = {str(p.get("type")) for p in penalty.get("penalties") or []}
-    for kind in SEVERITY:
-        if kind in types:
-            return kind
-    return None
+    return next((kind for kind in SEVERITY if kind in types), None)
 
 
-def _by_penalty(instance: dict[str, Any], key: str, penalty: dict[str, Any]) -> tuple[str | None, str]:
-    """An instance's `deadline`/`body`, or its `<key>_by_penalty` for the penalty's most severe
-    type; the second value explains a gap."""
-    if instance.get(key):
-        return str(instance[key]), ""
-    table = instance.get(f"{key}_by_penalty") or {}
+def _pick(instance: dict[str, Any], key: str, penalty: dict[str, Any]) -> tuple[str | None, str]:
+    """An instance's deadline or body for the penalty in force; the second value explains a gap."""
+    found = deadline_id(instance, penalty) if key == "deadline" else body_key(instance, penalty)
+    if found is not None:
+        return found, ""
     kind = penalty_kind(penalty)
     if kind is None:
         return None, "o auto não tem penalidade registrada"
-    if kind not in table:
-        return None, f"a lei não diz qual {'prazo' if key == 'deadline' else 'órgão'} vale para {kind}"
-    return str(table[kind]), ""
+    return None, f"a lei não diz qual {'prazo' if key == 'deadline' else 'órgão'} vale para {kind}"
+
+
+def _deadline(code: str, deadline: str, start: dt.date) -> dict[str, Any]:
+    result = run_deadline(code, deadline, start)
+    due = result["due"].isoformat() if result["due"] else None
+    return {**result, "due": due, "missing_parameters": result["missing"]}
+
+
+def body_rules(code: str, key: str, on: dt.date) -> dict[str, Any]:
+    return procedure.body_rules(code, key, on)
+
+
+def _cites(item: dict[str, Any]) -> list[str]:
+    return short_cites(item)
+
+
+def _in_force_penalty(notice: InfractionNotice) -> dict[str, Any]:
+    return penalty_in_force(notice, list(notice.decisions.all()))
 
 
 def ensure_bodies(code: str, on: dt.date) -> list[JudgingBody]:
@@ -135,12 +136,6 @@ def _body(code: str, key: str | None, on: dt.date) -> JudgingBody | None:
     return JudgingBody.unscoped.filter(jurisdiction_id=code, key=key).first()
 
 
-def _deadline(code: str, deadline: str, start: dt.date) -> dict[str, Any]:
-    return evaluate_case(
-        {"jurisdiction": code, "kind": "deadline", "deadline": deadline, "date": start.isoformat()}
-    )
-
-
 @dataclass
 class Stage:
     """Where a notice stands in its due process: the instance open for filing (if any), the
@@ -155,13 +150,6 @@ class Stage:
     missing: list[str] = field(default_factory=list)
     blocked: str = ""  # why no filing can be made now
     previous: Decision | None = None
-
-
-def _in_force_penalty(notice: InfractionNotice) -> dict[str, Any]:
-    decision = notice.decisions.exclude(outcome=Outcome.NOT_KNOWN).order_by("-decided_on", "-id").first()
-    if decision is not None and decision.penalty:
-        return dict(decision.penalty)
-    return dict(notice.penalty or {})
 
 
 def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
@@ -194,7 +182,7 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
     if pending.exists():
         stage.blocked = f"Já há {instance['name'].lower()} protocolado aguardando julgamento."
         return stage
-    deadline, gap = _by_penalty(instance, "deadline", _in_force_penalty(notice))
+    deadline, gap = _pick(instance, "deadline", _in_force_penalty(notice))
     if deadline is None:
         stage.missing.append(f"process.instances.{instance['id']}.deadline")
         stage.explanation = f"Prazo não calculado: {gap}."
@@ -241,7 +229,8 @@ def _fine_paid_first(notice: InfractionNotice, instance: dict[str, Any], filed_o
     """Maricá art. 70, par. único: an appeal against a fine is accepted only after the fine is
     paid, within the pack's deadline from the application of the penalty."""
     deadline = instance.get("fine_paid_first")
-    if not deadline or penalty_kind(_in_force_penalty(notice)) != "fine":
+    penalties = _in_force_penalty(notice).get("penalties") or []
+    if not deadline or not any(p.get("type") == "fine" for p in penalties):
         return
     from lotacao.enforcement.models import Fine
 
@@ -294,7 +283,7 @@ def file_defense(
         raise ValidationError("Sem defesa no prazo, a penalidade ficou definitiva.")
     _fine_paid_first(notice, instance, filed_on)
     checked = [_check_attachment(a) for a in attachments]
-    body_key, _gap = _by_penalty(instance, "body", _in_force_penalty(notice))
+    body_key, _gap = _pick(instance, "body", _in_force_penalty(notice))
     late = stage.due is not None and filed_on > stage.due
     explanation = stage.explanation
     if late and stage.due is not None:
@@ -821,6 +810,7 @@ def _sync(actor: Any, notice: InfractionNotice, on: dt.date) -> None:
 class SettleResult:
     lapsed: list[str] = field(default_factory=list)  # notice numbers made final with no filing
     final: list[str] = field(default_factory=list)  # decisions made final: no appeal left
+    fines: list[str] = field(default_factory=list)  # fines past due with a filing still pending
 
 
 @transaction.atomic
@@ -873,6 +863,18 @@ def settle_due_process(*, today: dt.date, actor: Any = None) -> SettleResult:
         else:
             finalize(actor=actor, decision=stage.previous, on=stage.due + dt.timedelta(days=1))
             result.final.append(notice.number)
+    # A fine whose due date passes while a defense or appeal waits for judgment takes the law's
+    # effect on that day (Esteio Anexo I art. 22 § 1º: suspended), not at the next event.
+    from lotacao.enforcement.models import Fine
+
+    waiting = Fine.unscoped.filter(
+        status=Fine.Status.OPEN,
+        due_on__lt=today,
+        notice__filings__status__in=[Filing.Status.PENDING, Filing.Status.DILIGENCE],
+    ).distinct()
+    for fine in waiting.select_related("notice"):
+        _sync(actor, fine.notice, today)
+        result.fines.append(fine.notice.number)
     return result
 
 

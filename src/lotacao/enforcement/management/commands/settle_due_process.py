@@ -25,5 +25,6 @@ class Command(BaseCommand):
         result = settle_due_process(today=day)
         self.stdout.write(
             f"{day:%d/%m/%Y}: {len(result.lapsed)} auto(s) definitivo(s) sem defesa no prazo; "
-            f"{len(result.final)} decisão(ões) definitiva(s) sem recurso no prazo."
+            f"{len(result.final)} decisão(ões) definitiva(s) sem recurso no prazo; "
+            f"{len(result.fines)} multa(s) vencida(s) com defesa ou recurso pendente revista(s)."
         )
