@@ -19,6 +19,7 @@ from lotacao.enforcement import permissions, selectors, services
 from lotacao.enforcement.forms import NoticeForm
 from lotacao.enforcement.idempotency import run_once
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, OffenderKind
+from lotacao.enforcement.templatetags.enforcement_measures import measure_label
 from lotacao.permits.models import Permit, PermitAgent
 from lotacao.public.selectors import clean_plate, vehicle_status
 from lotacao.registry.models import Vehicle
@@ -137,7 +138,7 @@ class NoticeCreate(LoginRequiredMixin, View):
             return self._render(request, code, form, status=422)
         preview = {
             "penalty": selectors.describe_penalty(notice.penalty),
-            "measures": [m.get("type") for m in notice.penalty.get("measures", [])],
+            "measures": [measure_label(m.get("type", "")) for m in notice.penalty.get("measures", [])],
             "explanation": notice.explanation,
             "citations": notice.citations,
             "charged_to_holder": notice.charged_to_holder,

@@ -40,3 +40,14 @@ def measures_context(context: Any, notice: Any) -> dict[str, Any]:
         "applicable": [Measure.Kind(k).label for k in applicable if k in Measure.Kind.values],
         "outside_min": measures.OUTSIDE_REASON_MIN,
     }
+
+
+@register.filter
+def measure_label(kind: str) -> str:
+    """`vehicle_retention` → `Retenção do veículo` (the engine's measure ids in Portuguese)."""
+    from lotacao.enforcement.models import Measure
+
+    try:
+        return str(Measure.Kind(kind).label)
+    except ValueError:
+        return str(kind)
