@@ -162,3 +162,25 @@ def test_api_files_and_reports_the_process(world: Any, client: Any) -> None:
     assert again.status_code == 422
     client.force_login(world.users["holder1.recife"])
     assert client.get(f"/api/due-process/notices/{notice.pk}").status_code == 404
+
+
+def test_a_clerk_records_the_notification_and_the_defense_deadline_opens(world: Any, client: Any) -> None:
+    notice = _served_notice(world)
+    InfractionNotice.unscoped.filter(pk=notice.pk).update(
+        served_on=None, status=InfractionNotice.Status.DRAWN_UP
+    )
+    client.force_login(world.users["atendente.recife"])
+    page = client.get(f"/fiscalizacao/autos/{notice.pk}/").content.decode()
+    assert "Ainda não notificado" in page and "Registrar notificação" in page
+    url = f"/fiscalizacao/autos/{notice.pk}/notificacao/"
+    refused = client.post(url, {"method": "post_ar", "received_on": "1999-01-01"})
+    assert refused.status_code == 422 and "anterior à infração" in refused.content.decode()
+    received = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    done = client.post(url, {"method": "hand", "received_on": received})
+    assert done.status_code == 302, done.content.decode()[:1500]
+    notice.refresh_from_db()
+    assert notice.served_on == dt.date.fromisoformat(received)
+    page = client.get(f"/fiscalizacao/autos/{notice.pk}/").content.decode()
+    assert "considerada feita em" in page and "prazo até" in page
+    client.force_login(world.users["holder0.recife"])
+    assert client.post(url, {"method": "hand", "received_on": received}).status_code == 403

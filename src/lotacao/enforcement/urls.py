@@ -6,6 +6,7 @@ from lotacao.enforcement import (
     views_effects,
     views_fines,
     views_measures,
+    views_notification,
     views_process,
 )
 
@@ -26,6 +27,11 @@ urlpatterns = [
     ),
     # defense, appeal and judging (lotacao.enforcement.views_process)
     path("autos/<int:pk>/defesa/", views_process.FilingCreate.as_view(), name="filing_create"),
+    path(
+        "autos/<int:pk>/notificacao/",
+        views_notification.NotificationCreate.as_view(),
+        name="notification_create",
+    ),
     path("defesas/<int:pk>/", views_process.FilingDetail.as_view(), name="filing"),
     path("defesas/<int:pk>/protocolo.pdf", views_process.FilingReceiptPdf.as_view(), name="filing_receipt"),
     path("anexos/<int:pk>/", views_process.AttachmentDownload.as_view(), name="attachment"),

@@ -218,6 +218,7 @@ class NoticeDetail(ScopedDetailView):
             "decisions": obj.decisions.select_related("body"),
             "is_holder": is_holder,
             "can_file": is_holder or permissions.allowed(access, obj.jurisdiction_id, FILING_ROLES),
+            "can_notify": permissions.allowed(access, obj.jurisdiction_id, FILING_ROLES),
         }
         context.update(stage_context(obj))
         return context
