@@ -571,7 +571,10 @@ def test_api_reads_and_records_a_payment(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
     refused = client.post(f"/api/fines/{fine.pk}/payment", body, content_type="application/json")
     assert refused.status_code == 422 and "anterior à infração" in refused.json()["detail"][0]
-    body["paid_on"] = fine.notice.drawn_up_at.date().isoformat()
+    from lotacao.enforcement.procedure import local_day
+
+    # the infraction's day where it happened (near midnight UTC it is still the day before there)
+    body["paid_on"] = local_day(fine.notice.jurisdiction, fine.notice.drawn_up_at).isoformat()
     done = client.post(f"/api/fines/{fine.pk}/payment", body, content_type="application/json")
     assert done.status_code == 200 and done.json()["status"] == "paid"
     client.force_login(world.users["atendente.esteio"])

@@ -273,3 +273,24 @@ def test_pernambuco_flags_after_sixty_days(world: Any) -> None:
     notice.refresh_from_db()
     assert notice.status == InfractionNotice.Status.DRAWN_UP
     assert WorkItem.unscoped.filter(kind=OVERDUE_KIND, key=f"notice:{notice.pk}").exists()
+
+
+def test_a_notification_recorded_after_recifes_deadline_archives_the_notice(world: Any) -> None:
+    notice = _notice(world.a, day="2025-05-05", holder=_holder(world, "recife"))
+    record_notification(
+        actor=None, notice=notice, method="hand", received_on=dt.date(2025, 6, 20), today=TODAY
+    )
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.ARCHIVED and notice.served_on == dt.date(2025, 6, 20)
+    assert "art. 29, § 1º" in notice.archive_reason
+
+
+def test_a_late_notification_in_esteio_is_only_explained(world: Any) -> None:
+    notice = _notice(world.b, day="2025-05-05", holder=_holder(world, "esteio"))
+    service = record_notification(
+        actor=None, notice=notice, method="hand", received_on=dt.date(2025, 6, 20), today=TODAY
+    )
+    notice.refresh_from_db()
+    service.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.NOTIFIED
+    assert "depois do prazo do órgão" in service.explanation and "decida" in service.explanation

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 from lotacao.enforcement import process
 from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice, JudgingBody
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def _served_notice(world: Any, code: str = "recife", days_ago: int = 3) -> InfractionNotice:
     j = world.a if code == "recife" else world.b
-    served = dt.date.today() - dt.timedelta(days=days_ago)
+    served = timezone.localdate() - dt.timedelta(days=days_ago)
     return InfractionNotice.objects.create(
         jurisdiction=j,
         number=f"AI-S-{code}-{InfractionNotice.unscoped.count() + 1}",
@@ -89,7 +90,7 @@ def test_the_commission_judges_in_session(world: Any, client: Any) -> None:
     client.force_login(world.users["comissao.esteio"])
     listing = client.get("/fiscalizacao/julgamento/").content.decode()
     assert "Comissão de Julgamento de Infrações e Penalidades (CIP)" in listing
-    today = dt.date.today()
+    today = timezone.localdate()
     for i, name in enumerate(["Presidente", "Ana", "Bia", "Caio"]):
         response = client.post(
             f"/fiscalizacao/julgamento/orgaos/{body.pk}/",
@@ -135,7 +136,7 @@ def test_the_commission_judges_in_session(world: Any, client: Any) -> None:
 
 
 def test_staff_of_another_agency_and_holders_cannot_judge(world: Any, client: Any) -> None:
-    body = process.ensure_bodies("esteio", dt.date.today())[0]
+    body = process.ensure_bodies("esteio", timezone.localdate())[0]
     client.force_login(world.users["comissao.recife"])
     assert client.get(f"/fiscalizacao/julgamento/orgaos/{body.pk}/").status_code == 404
     client.force_login(world.users["holder0.esteio"])
@@ -175,7 +176,7 @@ def test_a_clerk_records_the_notification_and_the_defense_deadline_opens(world: 
     url = f"/fiscalizacao/autos/{notice.pk}/notificacao/"
     refused = client.post(url, {"method": "post_ar", "received_on": "1999-01-01"})
     assert refused.status_code == 422 and "anterior à infração" in refused.content.decode()
-    received = (dt.date.today() - dt.timedelta(days=1)).isoformat()
+    received = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
     done = client.post(url, {"method": "hand", "received_on": received})
     assert done.status_code == 302, done.content.decode()[:1500]
     notice.refresh_from_db()

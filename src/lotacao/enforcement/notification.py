@@ -221,10 +221,58 @@ def record_notification(
         reason=reason,
         action="enforcement.notice_served",
     )
+    _late_service(notice, served_on, infraction, actor)
     from lotacao.enforcement.fines import sync_fine  # the fine's due date may start with service
 
     sync_fine(actor=actor, notice=InfractionNotice.unscoped.get(pk=notice.pk), on=served_on)
     return service
+
+
+def _late_service(notice: InfractionNotice, served_on: dt.date, infraction: dt.date, actor: Any) -> None:
+    """A notification recorded as served after the agency's deadline to notify: where the law
+    archives (Recife art. 29 § 1º) the notice is archived now — the daily job only sees notices
+    still unserved; elsewhere the service's explanation says it was late, for the manager."""
+    code = notice.jurisdiction_id
+    deadline = value(code, "notice.notification_deadline", infraction)
+    effect = value(code, "notice.missed_notification_effect", infraction)
+    if not deadline or effect not in ("archive", "flag"):
+        return
+    result = evaluate_case(_deadline_case(code, str(deadline), infraction))
+    if "due" not in result:
+        return
+    due = dt.date.fromisoformat(str(result["due"]))
+    if served_on <= due:
+        return
+    found = entry(code, "notice.missed_notification_effect", infraction)
+    cite = str(found.citation) if found is not None else ""
+    why = (
+        f"Notificação feita em {_br(served_on)}, depois do prazo do órgão para notificar "
+        f"({_br(due)}; {cite})."
+    )
+    if effect == "archive":
+        update_audited(
+            actor=actor,
+            instance=notice,
+            changes={
+                "status": InfractionNotice.Status.ARCHIVED,
+                "archived_on": served_on,
+                "archive_reason": f"Auto arquivado. {why}",
+            },
+            reason=why,
+            action="enforcement.notice_archived",
+        )
+    else:
+        service = notice.services.order_by("-id").first()
+        if service is not None:
+            update_audited(
+                actor=actor,
+                instance=service,
+                changes={
+                    "explanation": f"{service.explanation} {why} A lei não manda arquivar: decida.".strip()
+                },
+                reason=why,
+                action="enforcement.notice_served_late",
+            )
 
 
 @dataclass(frozen=True)

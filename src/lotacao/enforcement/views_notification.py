@@ -65,8 +65,10 @@ class NotificationCreate(ObjectView):
                 for message in error.messages:
                     form.add_error(None, message)
             else:
-                messages.success(
-                    request, f"Notificação registrada: considerada feita em {service.served_on:%d/%m/%Y}."
-                )
+                notice.refresh_from_db()
+                text = f"Notificação registrada: considerada feita em {service.served_on:%d/%m/%Y}."
+                if notice.status == InfractionNotice.Status.ARCHIVED:
+                    text += f" {notice.archive_reason}"
+                messages.success(request, text)
                 return HttpResponseRedirect(notice.get_absolute_url())
         return self._render(request, notice, form, status=422)
