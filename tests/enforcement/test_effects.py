@@ -306,12 +306,35 @@ def test_cabo_course_blocks_operation_and_marica_does_not(world: Any) -> None:
     course = CourseRequirement.objects.get(jurisdiction=cabo["j"])
     assert course.blocks_operation and "Das Penalidades" in course.citation
     assert course.holder == cabo["holder"] and course.person == cabo["holder"].person
+    from lotacao.registry.models import Vehicle
+
+    vehicle = Vehicle.objects.create(
+        jurisdiction=cabo["j"],
+        plate="CAB1A23",
+        holder=cabo["holder"],
+        manufacture_year=2020,
+        seats=16,
+        doors=4,
+    )
+    blocked = effects.public_vehicle_info(vehicle, ON)
+    assert blocked["authorized"] is False and "Curso obrigatório pendente" in blocked["reasons"][0]
+    assert cabo["holder"].person.full_name not in " ".join(blocked["reasons"])  # no personal data
     marica = _place(world, "marica")
     effects.apply_final_decision(actor=None, decision=_decision(marica, COURSE), on=ON)
     assert not CourseRequirement.objects.get(jurisdiction=marica["j"]).blocks_operation
+    other = Vehicle.objects.create(
+        jurisdiction=marica["j"],
+        plate="MAR1A23",
+        holder=marica["holder"],
+        manufacture_year=2020,
+        seats=16,
+        doors=4,
+    )
+    assert effects.public_vehicle_info(other, ON) == {"reasons": []}
     effects.complete_course(
         actor=None, requirement=course, completed_on=TODAY, certificate="C-1", reason="ok"
     )
+    assert effects.public_vehicle_info(vehicle, TODAY) == {"reasons": []}
     with pytest.raises(ValidationError, match="já foi concluído"):
         effects.complete_course(
             actor=None, requirement=course, completed_on=TODAY, certificate="C-1", reason="ok"

@@ -800,3 +800,22 @@ def effect_items(today: dt.date, horizon: int) -> Iterator[Any]:
             due_on=due,
             url=f"/fiscalizacao/efeitos/intervencoes/{intervention.pk}/",
         )
+
+
+def public_vehicle_info(vehicle: Any, on: dt.date) -> dict[str, Any]:
+    """For the public plate check: a holder who must finish a course before operating again
+    (`decision.course_blocks_operation`, Cabo's 100 points) may not operate this vehicle. No
+    personal data: the reason says what, since when and the article."""
+    info: dict[str, Any] = {"reasons": []}
+    if getattr(vehicle, "holder_id", None) is None:
+        return info
+    pending = CourseRequirement.unscoped.filter(
+        holder_id=vehicle.holder_id, blocks_operation=True, completed_on__isnull=True, required_on__lte=on
+    ).order_by("required_on")
+    for course in pending:
+        info["authorized"] = False
+        info["reasons"].append(
+            f"Curso obrigatório pendente desde {_br(course.required_on)}: o permissionário não pode "
+            f"operar até concluí-lo ({course.citation})."
+        )
+    return info

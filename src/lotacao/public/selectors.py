@@ -19,7 +19,12 @@ from django.utils import timezone
 from lotacao.core.validators import normalize_plate
 from lotacao.registry.models import Vehicle
 
-PROVIDERS = ["lotacao.permits.selectors", "lotacao.inspections.selectors", "lotacao.enforcement.measures"]
+PROVIDERS = [
+    "lotacao.permits.selectors",
+    "lotacao.inspections.selectors",
+    "lotacao.enforcement.measures",
+    "lotacao.enforcement.effects",
+]
 PUBLIC_KEYS = {
     "authorized",
     "permit_number",
