@@ -294,3 +294,46 @@ def test_a_late_notification_in_esteio_is_only_explained(world: Any) -> None:
     service.refresh_from_db()
     assert notice.status == InfractionNotice.Status.NOTIFIED
     assert "depois do prazo do órgão" in service.explanation and "decida" in service.explanation
+
+
+def test_a_letter_sent_in_time_keeps_pernambuco_within_its_sixty_days(world: Any) -> None:
+    j = make_jurisdiction("pernambuco")
+    notice = _notice(j, day="2025-03-03", offender_kind="unlicensed", offender_name="Empresa X")
+    sending = record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        sent_on=dt.date(2025, 4, 20),
+        address="Av. Principal, 1, Recife/PE",
+        today=TODAY,
+    )
+    notice.refresh_from_db()
+    assert sending.served_on is None and notice.served_on is None  # the AR has not come back
+    with pytest.raises(ValidationError, match="aguardando o AR"):
+        record_notification(
+            actor=None, notice=notice, method="post_ar", sent_on=dt.date(2025, 4, 21), today=TODAY
+        )
+    call_command("check_notification_deadlines", "--data", "2025-05-06")
+    assert not WorkItem.unscoped.filter(kind=OVERDUE_KIND).exists()  # art. 25 § 2º: remitted in time
+    served = record_notification(
+        actor=None, notice=notice, method="post_ar", received_on=dt.date(2025, 5, 10), today=TODAY
+    )
+    notice.refresh_from_db()
+    assert served.pk == sending.pk and served.served_on == dt.date(2025, 5, 10) == notice.served_on
+    assert served.sent_on == dt.date(2025, 4, 20) and "depois do prazo" not in served.explanation
+    assert NoticeService.unscoped.filter(notice=notice).count() == 1
+
+
+def test_a_letter_sent_in_time_does_not_save_a_recife_notice_served_late(world: Any) -> None:
+    notice = _notice(world.a, day="2025-05-05", holder=_holder(world, "recife"))
+    record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        sent_on=dt.date(2025, 5, 10),
+        address="Rua A, 1",
+        today=TODAY,
+    )
+    call_command("check_notification_deadlines", "--data", "2025-06-10")
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.ARCHIVED  # art. 29 § 1º: notified, not just sent

@@ -170,7 +170,9 @@ class NoticeService(TenantModel):
     returned_note = models.TextField("observação da devolução", blank=True)
     address = models.CharField("endereço usado", max_length=400, blank=True)
     addressed_to_holder = models.BooleanField("enviada ao permissionário", default=False)
-    served_on = models.DateField("considerada feita em")
+    # None while a letter sent by post waits for its AR (the sending alone may be what the law's
+    # deadline to notify asks for: notice.notification_deadline_event = sent).
+    served_on = models.DateField("considerada feita em", null=True, blank=True)
     explanation = models.TextField("explicação", blank=True)
     citations = models.JSONField("fundamentos", default=list, blank=True)
     missing_parameters = models.JSONField("parâmetros indefinidos", default=list, blank=True)

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import DateField, Min, Value
 from django.utils import timezone
 
 from lotacao.core.law import entry, evaluate_case, value
@@ -137,9 +138,15 @@ def record_notification(
         explanation = (
             f"Notificação entregue em mãos: considera-se feita na data da ciência, {_br(served_on)}."
         )
+    elif method == Method.POST_AR and not returned and received_on is None:
+        if sent_on is None:
+            raise ValidationError(
+                "Informe a data do envio (se ainda aguarda o AR) ou a data do recebimento consignada no "
+                "aviso de recebimento (AR)."
+            )
+        return _record_sending(actor, notice, sent_on, address, infraction, reason)
     elif method == Method.POST_AR and not returned:
-        if received_on is None:
-            raise ValidationError("Informe a data do recebimento consignada no aviso de recebimento (AR).")
+        assert received_on is not None  # the sending alone returned above
         served_on = received_on
         explanation = (
             f"Notificação por via postal com AR: considera-se feita na data do recebimento, {_br(served_on)}."
@@ -189,13 +196,18 @@ def record_notification(
                 f"{_silence(code, 'notice.edital_service_deadline', infraction)}. "
                 f"Adota-se a data da publicação, {_br(published_on)}."
             )
+    waiting = _awaiting_ar(notice) if method == Method.POST_AR else None
+    if waiting is not None and not address.strip():
+        address = waiting.address
     used, to_holder, address_cites, address_note = _address(notice, address, infraction)
     if method == Method.POST_AR and not used:
         raise ValidationError("Informe o endereço para o qual a notificação foi enviada.")
     citations += address_cites
     if address_note:
         explanation = f"{explanation} {address_note}"
-    service = NoticeService(
+    if waiting is not None:
+        sent_on = sent_on or waiting.sent_on
+    service = waiting or NoticeService(
         jurisdiction=notice.jurisdiction,
         notice=notice,
         method=method,
@@ -213,7 +225,28 @@ def record_notification(
         missing_parameters=sorted(set(missing)),
         recorded_by=actor if getattr(actor, "pk", None) else None,
     )
-    create_audited(actor=actor, instance=service, reason=reason, action="enforcement.notice_notification")
+    if waiting is not None:
+        changes = {
+            "sent_on": sent_on,
+            "received_on": received_on,
+            "returned": returned,
+            "returned_reason": returned_reason if returned else "",
+            "returned_note": returned_note.strip(),
+            "address": used,
+            "served_on": served_on,
+            "explanation": explanation,
+            "citations": citations,
+            "missing_parameters": sorted(set(missing)),
+        }
+        update_audited(
+            actor=actor,
+            instance=waiting,
+            changes=changes,
+            reason=reason,
+            action="enforcement.notice_ar_returned",
+        )
+    else:
+        create_audited(actor=actor, instance=service, reason=reason, action="enforcement.notice_notification")
     update_audited(
         actor=actor,
         instance=notice,
@@ -221,14 +254,54 @@ def record_notification(
         reason=reason,
         action="enforcement.notice_served",
     )
-    _late_service(notice, served_on, infraction, actor)
+    _late_service(notice, served_on, sent_on, infraction, actor)
     from lotacao.enforcement.fines import sync_fine  # the fine's due date may start with service
 
     sync_fine(actor=actor, notice=InfractionNotice.unscoped.get(pk=notice.pk), on=served_on)
     return service
 
 
-def _late_service(notice: InfractionNotice, served_on: dt.date, infraction: dt.date, actor: Any) -> None:
+def _awaiting_ar(notice: InfractionNotice) -> NoticeService | None:
+    return (
+        NoticeService.unscoped.filter(notice=notice, method=Method.POST_AR, served_on__isnull=True)
+        .order_by("-id")
+        .first()
+    )
+
+
+def _record_sending(
+    actor: Any, notice: InfractionNotice, sent_on: dt.date, address: str, infraction: dt.date, reason: str
+) -> NoticeService:
+    """A letter sent by post whose AR has not come back: it is not yet served, but where the law's
+    deadline to notify is the sending's (`notice.notification_deadline_event` = sent: Esteio
+    Anexo I art. 18 § 2º; Pernambuco art. 25 § 2º) it keeps the notice within the deadline."""
+    if _awaiting_ar(notice) is not None:
+        raise ValidationError(
+            "Já há uma notificação enviada aguardando o AR: registre o recebimento ou a devolução."
+        )
+    used, to_holder, citations, note = _address(notice, address, infraction)
+    if not used:
+        raise ValidationError("Informe o endereço para o qual a notificação foi enviada.")
+    service = NoticeService(
+        jurisdiction=notice.jurisdiction,
+        notice=notice,
+        method=Method.POST_AR,
+        sent_on=sent_on,
+        address=used,
+        addressed_to_holder=to_holder,
+        served_on=None,
+        explanation=(
+            f"Enviada por via postal com AR em {_br(sent_on)}; aguardando o aviso de recebimento. {note}"
+        ).strip(),
+        citations=citations,
+        recorded_by=actor if getattr(actor, "pk", None) else None,
+    )
+    return create_audited(actor=actor, instance=service, reason=reason, action="enforcement.notice_sent")
+
+
+def _late_service(
+    notice: InfractionNotice, served_on: dt.date, sent_on: dt.date | None, infraction: dt.date, actor: Any
+) -> None:
     """A notification recorded as served after the agency's deadline to notify: where the law
     archives (Recife art. 29 § 1º) the notice is archived now — the daily job only sees notices
     still unserved; elsewhere the service's explanation says it was late, for the manager."""
@@ -241,7 +314,8 @@ def _late_service(notice: InfractionNotice, served_on: dt.date, infraction: dt.d
     if "due" not in result:
         return
     due = dt.date.fromisoformat(str(result["due"]))
-    if served_on <= due:
+    by_sending = value(code, "notice.notification_deadline_event", infraction) == "sent"
+    if served_on <= due or (by_sending and sent_on is not None and sent_on <= due):
         return
     found = entry(code, "notice.missed_notification_effect", infraction)
     cite = str(found.citation) if found is not None else ""
@@ -304,17 +378,19 @@ def overdue_notices(today: dt.date, jurisdictions: Iterable[str] | None = None) 
         found = entry(code, "notice.missed_notification_effect", today)
         effect_cite = str(found.citation) if found is not None else ""
         zone = ZoneInfo(jurisdiction.timezone or "America/Sao_Paulo")
-        candidates = (
-            InfractionNotice.unscoped.filter(
-                jurisdiction_id=code,
-                status__in=[InfractionNotice.Status.DRAWN_UP, InfractionNotice.Status.NOTIFIED],
-                drawn_up_at__lt=dt.datetime.combine(today, dt.time.min, tzinfo=zone),
-            )
-            .filter(served_on__isnull=True)
-            .values_list("pk", "number", "drawn_up_at", "served_on")
-        )
+        by_sending = value(code, "notice.notification_deadline_event", today) == "sent"
+        candidates = InfractionNotice.unscoped.filter(
+            jurisdiction_id=code,
+            status__in=[InfractionNotice.Status.DRAWN_UP, InfractionNotice.Status.NOTIFIED],
+            drawn_up_at__lt=dt.datetime.combine(today, dt.time.min, tzinfo=zone),
+        ).filter(served_on__isnull=True)
+        if by_sending:
+            candidates = candidates.annotate(first_sent=Min("services__sent_on"))
+        else:
+            candidates = candidates.annotate(first_sent=Value(None, output_field=DateField()))
         cache: dict[dt.date, dict[str, Any]] = {}
-        for pk, number, drawn_up_at, served_on in candidates.iterator(chunk_size=5000):
+        rows = candidates.values_list("pk", "number", "drawn_up_at", "served_on", "first_sent")
+        for pk, number, drawn_up_at, served_on, first_sent in rows.iterator(chunk_size=5000):
             start = drawn_up_at.astimezone(zone).date()
             result = cache.get(start)
             if result is None:
@@ -325,6 +401,8 @@ def overdue_notices(today: dt.date, jurisdictions: Iterable[str] | None = None) 
             due = dt.date.fromisoformat(str(result["due"]))
             if due >= today or (served_on is not None and served_on <= due):
                 continue
+            if first_sent is not None and first_sent <= due:
+                continue  # sent in time: what the law's deadline asks for (event = sent)
             out.append(
                 Overdue(pk, code, number, due, str(effect), effect_cite, str(result.get("explanation", "")))
             )

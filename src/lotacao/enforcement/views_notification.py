@@ -66,7 +66,10 @@ class NotificationCreate(ObjectView):
                     form.add_error(None, message)
             else:
                 notice.refresh_from_db()
-                text = f"Notificação registrada: considerada feita em {service.served_on:%d/%m/%Y}."
+                if service.served_on is None:
+                    text = f"Envio registrado em {service.sent_on:%d/%m/%Y}: aguardando o AR."
+                else:
+                    text = f"Notificação registrada: considerada feita em {service.served_on:%d/%m/%Y}."
                 if notice.status == InfractionNotice.Status.ARCHIVED:
                     text += f" {notice.archive_reason}"
                 messages.success(request, text)
