@@ -129,6 +129,12 @@ class InfractionNotice(TenantModel):
             models.Index(fields=["jurisdiction", "agent", "drawn_up_at"], name="enf_notice_agent_idx"),
             models.Index(fields=["jurisdiction", "plate", "drawn_up_at"], name="enf_notice_plate_idx"),
             models.Index(fields=["status", "drawn_up_at"], name="enf_notice_status_idx"),
+            # The daily deadline job reads only notices not yet served (bench_notice_deadlines).
+            models.Index(
+                fields=["jurisdiction", "drawn_up_at"],
+                name="enf_notice_unserved_idx",
+                condition=models.Q(served_on__isnull=True, status__in=["drawn_up", "notified"]),
+            ),
         ]
 
     def __str__(self) -> str:
