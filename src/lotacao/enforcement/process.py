@@ -202,9 +202,11 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
 # ----------------------------------------------------------------------------------------- filings
 
 
-def _receipt(notice: InfractionNotice, instance: str) -> str:
+def _receipt(notice: InfractionNotice, instance: dict[str, Any]) -> str:
+    """`AI-2026-000012/DEF-1`, `…/REC-2`: the notice, the instance's name and the filing's order."""
     n = Filing.unscoped.filter(notice=notice).count() + 1
-    return f"{notice.number}/{instance[:3].upper()}-{n}"
+    word = str(instance.get("name") or instance.get("id") or "PRO").split()[0]
+    return f"{notice.number}/{word[:3].upper()}-{n}"
 
 
 def _check_attachment(upload: Any) -> tuple[str, int, str]:
@@ -297,7 +299,7 @@ def file_defense(
         instance=instance["id"],
         instance_name=instance["name"],
         body=_body(notice.jurisdiction_id, body_key, filed_on),
-        receipt=_receipt(notice, instance["id"]),
+        receipt=_receipt(notice, instance),
         filed_at=moment,
         channel=channel,
         filed_by=actor,

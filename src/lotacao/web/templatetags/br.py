@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
+from django.utils import timezone
 
 from lotacao.audit.labels import action_label
 from lotacao.core.formats import br_date, brl
@@ -33,10 +34,14 @@ def date_filter(value: Any) -> str:
 
 @register.filter(name="valor")
 def display_value(value: Any) -> str:
-    """A field value as people read it: dates dd/mm/aaaa, booleans Sim/Não, empty as —."""
+    """A field value as people read it: dates dd/mm/aaaa (moments with hh:mm), booleans Sim/Não,
+    empty as —."""
     if isinstance(value, bool):
         return "Sim" if value else "Não"
-    if isinstance(value, (dt.date, dt.datetime)):
+    if isinstance(value, dt.datetime):  # a moment: the day and the time (local), e.g. an infraction
+        moment = timezone.localtime(value) if timezone.is_aware(value) else value
+        return f"{br_date(moment.date())} {moment:%H:%M}"
+    if isinstance(value, dt.date):
         return date_filter(value)
     if value is None or value == "":
         return "—"
