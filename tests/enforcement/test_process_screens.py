@@ -185,3 +185,30 @@ def test_a_clerk_records_the_notification_and_the_defense_deadline_opens(world: 
     assert "considerada feita em" in page and "prazo até" in page
     client.force_login(world.users["holder0.recife"])
     assert client.post(url, {"method": "hand", "received_on": received}).status_code == 403
+
+
+def test_api_records_a_sending_then_its_ar(world: Any, client: Any) -> None:
+    notice = _served_notice(world)
+    InfractionNotice.unscoped.filter(pk=notice.pk).update(
+        served_on=None, status=InfractionNotice.Status.DRAWN_UP
+    )
+    url = f"/api/due-process/notices/{notice.pk}/notifications"
+    client.force_login(world.users["fiscal.recife"])
+    assert client.post(url, {"method": "hand"}, content_type="application/json").status_code == 403
+    client.force_login(world.users["atendente.recife"])
+    sent_on = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
+    body = {"method": "post_ar", "sent_on": sent_on, "address": "Rua A, 1"}
+    sent = client.post(url, body, content_type="application/json")
+    assert sent.status_code == 201 and sent.json()["served_on"] is None
+    bad = client.post(url, {"method": "fax"}, content_type="application/json")
+    assert bad.status_code == 422 and "Meio de notificação desconhecido" in bad.json()["detail"][0]
+    got = client.post(
+        url,
+        {"method": "post_ar", "received_on": timezone.localdate().isoformat()},
+        content_type="application/json",
+    )
+    assert got.status_code == 201 and got.json()["id"] == sent.json()["id"]
+    assert (
+        got.json()["served_on"] == timezone.localdate().isoformat()
+        and got.json()["notice_status"] == "notified"
+    )

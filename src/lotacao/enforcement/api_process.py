@@ -123,3 +123,42 @@ def serve(request: HttpRequest, decision_id: int, payload: ServiceIn) -> HttpRes
         actor=request.user, decision=decision, served_on=payload.served_on
     )
     return JsonResponse(decision_data(decision))
+
+
+class NotificationIn(Schema):
+    method: str
+    sent_on: dt.date | None = None
+    received_on: dt.date | None = None
+    published_on: dt.date | None = None
+    returned: bool = False
+    returned_reason: str = ""
+    returned_note: str = ""
+    address: str = ""
+    reason: str = "Notificação registrada pela API"
+
+
+@router.post(
+    "/notices/{int:notice_id}/notifications", summary="Registrar o envio ou a notificação de um auto"
+)
+def notify(request: HttpRequest, notice_id: int, payload: NotificationIn) -> HttpResponse:
+    """A letter sent (awaiting its AR), or the notification done (by hand, AR, returned letter,
+    edital): the date it counts as served comes from the law."""
+    from lotacao.enforcement.notification import record_notification
+
+    notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
+    if not permissions.allowed(getattr(request, "access", None), notice.jurisdiction_id, FILING_ROLES):
+        raise HttpError(403, "Seu perfil não permite registrar notificações.")
+    service = record_notification(actor=request.user, notice=notice, **payload.dict())
+    notice.refresh_from_db()
+    return JsonResponse(
+        {
+            "id": service.pk,
+            "method": service.method,
+            "sent_on": _date(service.sent_on),
+            "served_on": _date(service.served_on),
+            "explanation": service.explanation,
+            "citations": service.citations,
+            "notice_status": notice.status,
+        },
+        status=201,
+    )
