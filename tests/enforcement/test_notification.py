@@ -84,6 +84,24 @@ def test_by_post_counts_from_the_date_on_the_ar_and_uses_the_holders_address(wor
 def test_marica_edital_counts_twenty_days_after_publication(world: Any) -> None:
     j = make_jurisdiction("marica")
     notice = _notice(j, offender_kind="unlicensed", offender_name="Fulano", plate="ABC1D23")
+    # an edital only when the other means came to nothing (art. 63, III)
+    with pytest.raises(ValidationError, match="inócuos"):
+        record_notification(
+            actor=None, notice=notice, method="edital", published_on=dt.date(2025, 6, 2), today=TODAY
+        )
+    failed = record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        address="Rua A, 1",
+        sent_on=dt.date(2025, 5, 12),
+        received_on=dt.date(2025, 5, 20),
+        returned=True,
+        returned_reason="other",
+        returned_note="Destinatário desconhecido",
+        today=TODAY,
+    )
+    assert failed.served_on is None and failed.returned
     service = record_notification(
         actor=None, notice=notice, method="edital", published_on=dt.date(2025, 6, 2), today=TODAY
     )
@@ -123,41 +141,50 @@ def test_a_notice_returned_for_an_outdated_address_counts_where_the_law_says(
     assert notice.status == InfractionNotice.Status.NOTIFIED
 
 
-def test_a_returned_notice_is_refused_where_the_law_is_silent(world: Any) -> None:
+def test_a_returned_notice_is_only_a_failed_attempt_where_the_law_is_silent(world: Any) -> None:
     j = make_jurisdiction("marica")
     notice = _notice(j, offender_kind="unlicensed", offender_name="Fulano", plate="ABC1D23")
-    audits = AuditEvent.objects.count()
-    with pytest.raises(ValidationError) as error:
-        record_notification(
-            actor=None,
-            notice=notice,
-            method="post_ar",
-            address="Rua A, 1",
-            received_on=dt.date(2025, 5, 20),
-            returned=True,
-            returned_reason="outdated_address",
-            today=TODAY,
-        )
-    text = " ".join(error.value.messages)
-    assert "não pode ser considerada válida" in text and "art. 63" in text
-    _unchanged(notice, audits)
+    attempt = record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        address="Rua A, 1",
+        received_on=dt.date(2025, 5, 20),
+        returned=True,
+        returned_reason="outdated_address",
+        today=TODAY,
+    )
+    assert attempt.served_on is None
+    assert "não pode ser considerada válida" in attempt.explanation and "art. 63" in attempt.explanation
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.DRAWN_UP and notice.served_on is None
+    assert AuditEvent.objects.filter(action="enforcement.notice_attempt_failed").count() == 1
 
 
 def test_a_notice_returned_for_another_reason_never_counts(world: Any) -> None:
     notice = _notice(world.a, holder=_holder(world, "recife"))
-    audits = AuditEvent.objects.count()
-    with pytest.raises(ValidationError) as error:
-        record_notification(
-            actor=None,
-            notice=notice,
-            method="post_ar",
-            received_on=dt.date(2025, 5, 20),
-            returned=True,
-            returned_reason="other",
-            today=TODAY,
-        )
-    assert "não vale como notificação" in " ".join(error.value.messages)
-    _unchanged(notice, audits)
+    sending = record_notification(
+        actor=None, notice=notice, method="post_ar", sent_on=dt.date(2025, 5, 12), today=TODAY
+    )
+    attempt = record_notification(
+        actor=None,
+        notice=notice,
+        method="post_ar",
+        received_on=dt.date(2025, 5, 20),
+        returned=True,
+        returned_reason="other",
+        today=TODAY,
+    )
+    assert attempt.pk == sending.pk and attempt.served_on is None and attempt.returned
+    assert "não vale como notificação" in attempt.explanation
+    notice.refresh_from_db()
+    assert notice.served_on is None
+    # a new attempt can be made
+    again = record_notification(
+        actor=None, notice=notice, method="hand", received_on=dt.date(2025, 5, 22), today=TODAY
+    )
+    notice.refresh_from_db()
+    assert again.pk != sending.pk and notice.served_on == dt.date(2025, 5, 22)
 
 
 def test_an_agents_notice_goes_to_the_holders_address_in_recife(world: Any) -> None:

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import DateField, Min, Value
+from django.db.models import DateField, Min, Q, Value
 from django.utils import timezone
 
 from lotacao.core.law import entry, evaluate_case, value
@@ -158,15 +158,21 @@ def record_notification(
             raise ValidationError("Informe o motivo da devolução da notificação.")
         counts = value(code, "notice.returned_counts_as_served", infraction)
         if returned_reason != ReturnReason.OUTDATED_ADDRESS:
-            raise ValidationError(
+            why = (
                 "A notificação devolvida por motivo que não seja endereço ou cadastro desatualizado "
-                "não vale como notificação: registre nova tentativa."
+                "não vale como notificação: faça nova tentativa."
+            )
+            return _record_failed(
+                actor, notice, sent_on, received_on, returned_reason, returned_note, address, why, reason
             )
         if counts is not True:
-            raise ValidationError(
+            why = (
                 "A notificação devolvida não pode ser considerada válida: "
                 f"{_silence(code, 'notice.returned_counts_as_served', infraction)}. "
-                "Registre nova tentativa de notificação."
+                "Faça nova tentativa de notificação."
+            )
+            return _record_failed(
+                actor, notice, sent_on, received_on, returned_reason, returned_note, address, why, reason
             )
         found = entry(code, "notice.returned_counts_as_served", infraction)
         cite = str(found.citation) if found is not None else ""
@@ -179,6 +185,13 @@ def record_notification(
     else:
         if published_on is None:
             raise ValidationError("Informe a data de publicação do edital.")
+        if value(code, "notice.edital_requires_failed_attempt", infraction) is True and not _failed(notice):
+            found = entry(code, "notice.edital_requires_failed_attempt", infraction)
+            raise ValidationError(
+                "O edital só cabe quando os outros meios resultarem inócuos "
+                f"({found.citation if found is not None else ''}): registre antes a tentativa frustrada "
+                "(correspondência devolvida)."
+            )
         deadline = value(code, "notice.edital_service_deadline", infraction)
         if deadline:
             result = evaluate_case(_deadline_case(code, deadline, published_on))
@@ -263,9 +276,62 @@ def record_notification(
 
 def _awaiting_ar(notice: InfractionNotice) -> NoticeService | None:
     return (
-        NoticeService.unscoped.filter(notice=notice, method=Method.POST_AR, served_on__isnull=True)
+        NoticeService.unscoped.filter(
+            notice=notice, method=Method.POST_AR, served_on__isnull=True, returned=False
+        )
         .order_by("-id")
         .first()
+    )
+
+
+def _failed(notice: InfractionNotice) -> bool:
+    """Whether a notification was attempted and came to nothing (a letter returned that does not
+    count): what Maricá requires before an edital (art. 63, III)."""
+    return NoticeService.unscoped.filter(notice=notice, returned=True, served_on__isnull=True).exists()
+
+
+def _record_failed(
+    actor: Any,
+    notice: InfractionNotice,
+    sent_on: dt.date | None,
+    returned_on: dt.date,
+    returned_reason: str,
+    returned_note: str,
+    address: str,
+    why: str,
+    reason: str,
+) -> NoticeService:
+    """A letter returned that does not count as notification: recorded (it is the proof that the
+    ordinary means failed), the notice stays unserved."""
+    waiting = _awaiting_ar(notice)
+    changes = {
+        "sent_on": sent_on or (waiting.sent_on if waiting is not None else None),
+        "received_on": returned_on,
+        "returned": True,
+        "returned_reason": returned_reason,
+        "returned_note": returned_note.strip(),
+        "served_on": None,
+        "explanation": why,
+    }
+    if waiting is not None:
+        return update_audited(
+            actor=actor,
+            instance=waiting,
+            changes=changes,
+            reason=reason,
+            action="enforcement.notice_attempt_failed",
+        )
+    used = address.strip() or holder_address(notice.holder)
+    service = NoticeService(
+        jurisdiction=notice.jurisdiction,
+        notice=notice,
+        method=Method.POST_AR,
+        address=used,
+        recorded_by=actor if getattr(actor, "pk", None) else None,
+        **changes,
+    )
+    return create_audited(
+        actor=actor, instance=service, reason=reason, action="enforcement.notice_attempt_failed"
     )
 
 
@@ -385,7 +451,9 @@ def overdue_notices(today: dt.date, jurisdictions: Iterable[str] | None = None) 
             drawn_up_at__lt=dt.datetime.combine(today, dt.time.min, tzinfo=zone),
         ).filter(served_on__isnull=True)
         if by_sending:
-            candidates = candidates.annotate(first_sent=Min("services__sent_on"))
+            candidates = candidates.annotate(
+                first_sent=Min("services__sent_on", filter=Q(services__returned=False))
+            )
         else:
             candidates = candidates.annotate(first_sent=Value(None, output_field=DateField()))
         cache: dict[dt.date, dict[str, Any]] = {}

@@ -66,7 +66,9 @@ class NotificationCreate(ObjectView):
                     form.add_error(None, message)
             else:
                 notice.refresh_from_db()
-                if service.served_on is None:
+                if service.served_on is None and service.returned:
+                    text = f"Tentativa frustrada registrada. {service.explanation}"
+                elif service.served_on is None:
                     text = f"Envio registrado em {service.sent_on:%d/%m/%Y}: aguardando o AR."
                 else:
                     text = f"Notificação registrada: considerada feita em {service.served_on:%d/%m/%Y}."
