@@ -297,6 +297,42 @@ def test_agent_revocation_revokes_the_registration_with_its_ban(world: Any) -> N
     assert decision.effects[0]["done"] is True
 
 
+def test_an_agents_suspension_suspends_the_registration_not_the_permit(world: Any) -> None:
+    place = _place(world, "recife")
+    person = world.objects["recife"]["registry.person"]
+    agent = PermitAgent.objects.create(
+        jurisdiction=place["j"],
+        permit=place["permit"],
+        person=person,
+        role="fare_collector",
+        starts_on=ON - dt.timedelta(days=100),
+    )
+    penalty = {"penalties": [{"type": "suspension", "days": 10}]}
+    decision = effects.apply_final_decision(
+        actor=None,
+        decision=_decision(place, penalty, offender_kind="fare_collector", agent=person),
+        on=ON,
+    )
+    agent.refresh_from_db()
+    assert agent.suspended_until == ON + dt.timedelta(days=9) and agent.is_suspended(ON)
+    assert not agent.is_suspended(ON + dt.timedelta(days=10))
+    assert _status(place["permit"]) == Permit.Status.ACTIVE
+    assert decision.effects[0]["done"] is True and "suspenso" in decision.effects[0]["note"]
+    # an agent without a current link: recorded as not applied, with why
+    other = world.objects["esteio"]
+    gone = effects.apply_final_decision(
+        actor=None,
+        decision=_decision(
+            {"j": world.b, "holder": other["registry.holder"], "permit": other["permits.permit"]},
+            penalty,
+            offender_kind="fare_collector",
+            agent=other["registry.person"],
+        ),
+        on=ON,
+    )
+    assert gone.effects[0]["done"] is False and "vínculo" in gone.effects[0]["note"]
+
+
 # ------------------------------------------------------------------------ course, idempotency
 
 

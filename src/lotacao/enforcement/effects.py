@@ -138,12 +138,29 @@ def _suspension(
     code = decision.jurisdiction_id
     cites = list(decision.citations)
     if _is_agent(notice):
+        agent = _agent_row(notice, on)
+        if agent is None:
+            return _effect("suspension", False, "não aplicada: o preposto não tem vínculo em vigor.", cites)
+        if days < 1:
+            return _effect("suspension", False, "não aplicada: a penalidade não informa os dias.", cites)
+        until = on + dt.timedelta(days=days - 1)
+        try:
+            with transaction.atomic():
+                permits.suspend_agent(
+                    actor=actor,
+                    agent=agent,
+                    until=until,
+                    reason=f"Suspensão de {days} dias por decisão definitiva do auto {notice.number}",
+                    on=on,
+                )
+        except ValidationError as error:
+            return _effect("suspension", False, f"não aplicada: {' '.join(error.messages)}", cites)
         return _effect(
             "suspension",
-            False,
-            f"não aplicada: suspensão de {days} dias do preposto — o cadastro de prepostos não tem "
-            "suspensão; registre o afastamento do preposto.",
+            True,
+            f"Cadastro de {agent} suspenso de {_br(on)} a {_br(until)} ({days} dias).",
             cites,
+            ref=f"permitagent:{agent.pk}",
         )
     if notice.permit is None:
         return _effect("suspension", False, "não aplicada: o auto não está ligado a uma permissão.", cites)

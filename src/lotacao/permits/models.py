@@ -155,6 +155,8 @@ class PermitAgent(TenantModel):
     role = models.CharField("função", max_length=20, choices=Role.choices)
     starts_on = models.DateField("desde")
     ends_on = models.DateField("até", null=True, blank=True)
+    # A suspension of the agent's registration by a final decision (Recife art. 34, III).
+    suspended_until = models.DateField("cadastro suspenso até", null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "permit__holder_id"
@@ -169,6 +171,9 @@ class PermitAgent(TenantModel):
 
     def is_current(self, on: dt.date) -> bool:
         return self.starts_on <= on and (self.ends_on is None or self.ends_on >= on)
+
+    def is_suspended(self, on: dt.date) -> bool:
+        return self.suspended_until is not None and on <= self.suspended_until
 
 
 class Ban(TenantModel):

@@ -787,6 +787,29 @@ def end_agent(*, actor: Any, agent: PermitAgent, reason: str, ends_on: dt.date |
 
 
 @transaction.atomic
+def suspend_agent(
+    *, actor: Any, agent: PermitAgent, until: dt.date, reason: str, on: dt.date | None = None
+) -> PermitAgent:
+    """Suspend an agent's registration until a date (a final decision's penalty)."""
+    _require_reason(reason)
+    day = _today(on)
+    agent = PermitAgent.unscoped.select_for_update().get(pk=agent.pk)
+    if not agent.is_current(day):
+        raise ValidationError("O vínculo deste preposto não está em vigor nesta data.")
+    if until < day:
+        raise ValidationError("A suspensão precisa terminar depois do seu início.")
+    if agent.suspended_until is not None and agent.suspended_until >= until:
+        raise ValidationError(f"O cadastro já está suspenso até {br_date(agent.suspended_until)}.")
+    return update_audited(
+        actor=actor,
+        instance=agent,
+        changes={"suspended_until": until},
+        reason=reason,
+        action="agent.suspended",
+    )
+
+
+@transaction.atomic
 def revoke_agent(*, actor: Any, agent: PermitAgent, reason: str, on: dt.date | None = None) -> Ban | None:
     """Revoke an agent's registration (cassação do cadastro); records the ban where the law sets one."""
     day = _today(on)
