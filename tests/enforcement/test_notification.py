@@ -364,3 +364,40 @@ def test_a_letter_sent_in_time_does_not_save_a_recife_notice_served_late(world: 
     call_command("check_notification_deadlines", "--data", "2025-06-10")
     notice.refresh_from_db()
     assert notice.status == InfractionNotice.Status.ARCHIVED  # art. 29 § 1º: notified, not just sent
+
+
+def test_a_manager_decides_on_a_notice_notified_late_where_the_law_only_flags(
+    world: Any, client: Any
+) -> None:
+    from lotacao.enforcement.notification import LATE_KIND, late_items
+
+    notice = _notice(world.b, day="2025-05-05", holder=_holder(world, "esteio"))
+    record_notification(
+        actor=None, notice=notice, method="hand", received_on=dt.date(2025, 6, 20), today=TODAY
+    )
+    items = list(late_items(TODAY))
+    assert [i.key for i in items] == [f"notice:{notice.pk}"] and items[0].kind == LATE_KIND
+    url = f"/fiscalizacao/autos/{notice.pk}/prosseguir/"
+    client.force_login(world.users["atendente.esteio"])
+    assert "Só o gestor" in client.get(url).content.decode()
+    assert client.post(url, {"reason": "x"}).status_code == 403
+    client.force_login(world.users["gestor.esteio"])
+    assert client.post(url, {"reason": " "}).status_code == 422
+    assert client.post(url, {"reason": "Atraso de um dia, sem prejuízo à defesa"}).status_code == 302
+    assert list(late_items(TODAY)) == []
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.NOTIFIED
+    assert client.post(url, {"reason": "de novo"}).status_code == 422  # nothing left to decide
+
+
+def test_a_manager_archives_a_notice_with_a_reason(world: Any, client: Any) -> None:
+    notice = _notice(world.b, day="2025-05-05", holder=_holder(world, "esteio"))
+    url = f"/fiscalizacao/autos/{notice.pk}/arquivar/"
+    client.force_login(world.users["gestor.esteio"])
+    assert client.post(url, {"reason": "Não notificado no prazo do art. 18 § 2º"}).status_code == 302
+    notice.refresh_from_db()
+    assert notice.status == InfractionNotice.Status.ARCHIVED and "art. 18" in notice.archive_reason
+    refused = client.post(url, {"reason": "outra vez"})
+    assert refused.status_code == 422 and "não pode ser arquivado" in refused.content.decode()
+    client.force_login(world.users["gestor.recife"])
+    assert client.post(url, {"reason": "x"}).status_code == 404

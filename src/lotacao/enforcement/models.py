@@ -174,6 +174,15 @@ class NoticeService(TenantModel):
         "motivo da devolução", max_length=20, choices=ReturnReason.choices, blank=True
     )
     returned_note = models.TextField("observação da devolução", blank=True)
+    # Served after the agency's deadline where the law only sets the deadline (it does not
+    # archive): a manager decides to archive the notice or to go on (`late_decision`).
+    late = models.BooleanField("feita depois do prazo do órgão", default=False)
+    late_decision = models.CharField(
+        "decisão do gestor sobre o atraso",
+        max_length=10,
+        blank=True,
+        choices=[("kept", "Prosseguir"), ("archived", "Arquivar")],
+    )
     address = models.CharField("endereço usado", max_length=400, blank=True)
     addressed_to_holder = models.BooleanField("enviada ao permissionário", default=False)
     # None while a letter sent by post waits for its AR (the sending alone may be what the law's

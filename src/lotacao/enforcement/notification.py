@@ -10,7 +10,7 @@ served by the engine's notification deadline get the pack's effect (archive or f
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -408,11 +408,93 @@ def _late_service(
                 actor=actor,
                 instance=service,
                 changes={
-                    "explanation": f"{service.explanation} {why} A lei não manda arquivar: decida.".strip()
+                    "explanation": f"{service.explanation} {why} A lei não manda arquivar: decida.".strip(),
+                    "late": True,
                 },
                 reason=why,
                 action="enforcement.notice_served_late",
             )
+
+
+LATE_KIND = "enforcement.notification_late"
+ARCHIVABLE = (InfractionNotice.Status.DRAWN_UP, InfractionNotice.Status.NOTIFIED)
+
+
+@transaction.atomic
+def archive_notice(
+    *, actor: Any, notice: InfractionNotice, reason: str, on: dt.date | None = None
+) -> InfractionNotice:
+    """A manager archives a notice (e.g. one not notified in time where the law leaves it to the
+    agency); a reason is required and audited. Decided, annulled or archived notices cannot be."""
+    if not (reason or "").strip():
+        raise ValidationError("Informe o motivo do arquivamento.")
+    notice = InfractionNotice.unscoped.select_for_update().get(pk=notice.pk)
+    if notice.status not in ARCHIVABLE:
+        raise ValidationError(
+            f"O auto {notice.number} está {notice.get_status_display().lower()}: não pode ser arquivado."
+        )
+    day = on or timezone.localdate()
+    update_audited(
+        actor=actor,
+        instance=notice,
+        changes={
+            "status": InfractionNotice.Status.ARCHIVED,
+            "archived_on": day,
+            "archive_reason": reason.strip(),
+        },
+        reason=reason,
+        action="enforcement.notice_archived",
+    )
+    for service in NoticeService.unscoped.filter(notice=notice, late=True, late_decision=""):
+        update_audited(
+            actor=actor,
+            instance=service,
+            changes={"late_decision": "archived"},
+            reason=reason,
+            action="enforcement.late_decided",
+        )
+    from lotacao.enforcement.fines import sync_fine
+
+    sync_fine(actor=actor, notice=notice, on=day)
+    return notice
+
+
+@transaction.atomic
+def keep_late_notice(*, actor: Any, notice: InfractionNotice, reason: str) -> NoticeService:
+    """A manager decides to go on with a notice notified after the agency's deadline."""
+    if not (reason or "").strip():
+        raise ValidationError("Informe o motivo da decisão.")
+    service = (
+        NoticeService.unscoped.select_for_update().filter(notice=notice, late=True, late_decision="").first()
+    )
+    if service is None:
+        raise ValidationError("Não há notificação fora do prazo aguardando decisão neste auto.")
+    return update_audited(
+        actor=actor,
+        instance=service,
+        changes={"late_decision": "kept"},
+        reason=reason,
+        action="enforcement.late_decided",
+    )
+
+
+def late_items(today: dt.date) -> Iterator[Any]:
+    """Work items: notices notified after the agency's deadline where the law only sets it, until a
+    manager archives them or decides to go on."""
+    from lotacao.workqueue.services import WorkItemSpec
+
+    rows = NoticeService.unscoped.filter(
+        late=True, late_decision="", notice__status__in=ARCHIVABLE
+    ).select_related("notice")
+    for service in rows:
+        yield WorkItemSpec(
+            jurisdiction_id=service.jurisdiction_id,
+            kind=LATE_KIND,
+            key=f"notice:{service.notice_id}",
+            title=f"Auto nº {service.notice.number} notificado fora do prazo do órgão: arquivar ou seguir",
+            due_on=today,
+            url=f"/fiscalizacao/autos/{service.notice_id}/",
+        )
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from lotacao.enforcement.effects import effect_items
 from lotacao.enforcement.fines import nonpayment_items
-from lotacao.enforcement.notification import OVERDUE_KIND, _key, _title, overdue_notices
+from lotacao.enforcement.notification import OVERDUE_KIND, _key, _title, late_items, overdue_notices
 from lotacao.enforcement.process import pending_items
 from lotacao.workqueue.services import WorkItemSpec
 
@@ -27,5 +27,6 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             url=f"/fiscalizacao/autos/{item.notice_id}/",
         )
     yield from pending_items(today)
+    yield from late_items(today)
     yield from nonpayment_items(today)
     yield from effect_items(today, horizon)

@@ -32,6 +32,8 @@ urlpatterns = [
         views_notification.NotificationCreate.as_view(),
         name="notification_create",
     ),
+    path("autos/<int:pk>/arquivar/", views_notification.NoticeArchive.as_view(), name="notice_archive"),
+    path("autos/<int:pk>/prosseguir/", views_notification.LateNoticeKeep.as_view(), name="notice_keep"),
     path("defesas/<int:pk>/", views_process.FilingDetail.as_view(), name="filing"),
     path("defesas/<int:pk>/protocolo.pdf", views_process.FilingReceiptPdf.as_view(), name="filing_receipt"),
     path("anexos/<int:pk>/", views_process.AttachmentDownload.as_view(), name="attachment"),

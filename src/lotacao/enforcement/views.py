@@ -219,6 +219,7 @@ class NoticeDetail(ScopedDetailView):
             "is_holder": is_holder,
             "can_file": is_holder or permissions.allowed(access, obj.jurisdiction_id, FILING_ROLES),
             "can_notify": permissions.allowed(access, obj.jurisdiction_id, FILING_ROLES),
+            "is_manager": permissions.allowed(access, obj.jurisdiction_id, ("gestor",)),
         }
         context.update(stage_context(obj))
         return context

@@ -77,3 +77,68 @@ class NotificationCreate(ObjectView):
                 messages.success(request, text)
                 return HttpResponseRedirect(notice.get_absolute_url())
         return self._render(request, notice, form, status=422)
+
+
+MANAGER_ROLES = ("gestor",)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label="Motivo", widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class NoticeManagerDecision(ObjectView):
+    """A manager archives a notice, or decides to go on with one notified after the agency's
+    deadline where the law leaves it to the agency (Esteio, Pernambuco)."""
+
+    model = InfractionNotice
+    action = ""
+    title = ""
+
+    def _render(
+        self, request: HttpRequest, notice: InfractionNotice, form: Any, status: int = 200
+    ) -> HttpResponse:
+        context = {
+            "title": f"{self.title} — auto {notice.number}",
+            "notice": notice,
+            "form": form,
+            "can_decide": permissions.allowed(
+                getattr(request, "access", None), notice.jurisdiction_id, MANAGER_ROLES
+            ),
+            "late": notice.services.filter(late=True, late_decision="").first(),
+        }
+        return render(request, "enforcement/notice_decision_form.html", context, status=status)
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self._render(request, self.get_object(pk), ReasonForm())
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        from lotacao.enforcement.notification import archive_notice, keep_late_notice
+
+        notice = self.get_object(pk)
+        permissions.require(request, notice.jurisdiction_id, MANAGER_ROLES)
+        form = ReasonForm(request.POST)
+        if form.is_valid():
+            try:
+                if self.action == "archive":
+                    archive_notice(actor=request.user, notice=notice, reason=form.cleaned_data["reason"])
+                    text = "Auto arquivado."
+                else:
+                    keep_late_notice(actor=request.user, notice=notice, reason=form.cleaned_data["reason"])
+                    text = "Decisão registrada: o auto segue."
+            except ValidationError as error:
+                for message in error.messages:
+                    form.add_error(None, message)
+            else:
+                messages.success(request, text)
+                return HttpResponseRedirect(notice.get_absolute_url())
+        return self._render(request, notice, form, status=422)
+
+
+class NoticeArchive(NoticeManagerDecision):
+    action = "archive"
+    title = "Arquivar auto"
+
+
+class LateNoticeKeep(NoticeManagerDecision):
+    action = "keep"
+    title = "Prosseguir com auto notificado fora do prazo"

@@ -20,6 +20,7 @@ KIND_LABELS = {
     "inspections.representation": "Reapresentação de veículo",
     "inspections.seal": "Selo de vistoria vencendo",
     "enforcement.notification_overdue": "Auto não notificado no prazo",
+    "enforcement.notification_late": "Auto notificado fora do prazo",
     "enforcement.diligence_overdue": "Diligência fora do prazo de sessões",
     "enforcement.decision_to_notify": "Decisão a comunicar",
     "enforcement.fine_offset": "Multa vencida: desconto de créditos possível",
