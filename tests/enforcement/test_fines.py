@@ -581,3 +581,35 @@ def test_api_reads_and_records_a_payment(world: Any, client: Any) -> None:
     assert (
         client.post(f"/api/fines/{fine.pk}/payment", body, content_type="application/json").status_code == 404
     )
+
+
+def test_a_fine_paid_for_a_notice_annulled_later_is_queued_and_refunded(world: Any, client: Any) -> None:
+    from lotacao.enforcement.fines import REFUND_KIND, record_refund, refund_items
+    from lotacao.enforcement.procedure import local_day
+
+    fine = world.objects["recife"]["enforcement.fine"]
+    notice = fine.notice
+    paid_on = local_day(notice.jurisdiction, notice.drawn_up_at)
+    fines.record_fine_payment(actor=None, fine=fine, paid_on=paid_on, payment_reference="B-1", reason="Pago")
+    fine.refresh_from_db()
+    with pytest.raises(ValidationError, match="não foi anulado"):
+        record_refund(actor=None, fine=fine, refunded_on=paid_on, reference="OB-1", reason="x")
+    assert not [i for i in refund_items(paid_on) if i.key == f"fine:{fine.pk}"]
+    InfractionNotice.unscoped.filter(pk=notice.pk).update(status=InfractionNotice.Status.ANNULLED)
+    items = [i for i in refund_items(paid_on) if i.key == f"fine:{fine.pk}"]
+    assert len(items) == 1 and items[0].kind == REFUND_KIND and "restituir" in items[0].title
+    client.force_login(world.users["atendente.recife"])
+    url = f"/fiscalizacao/multas/{fine.pk}/"
+    body = {
+        "action": "refund",
+        "refunded_on": paid_on.isoformat(),
+        "reference": "OB-1",
+        "reason": "Restituição",
+    }
+    assert client.post(url, body).status_code == 403  # the manager decides
+    client.force_login(world.users["gestor.recife"])
+    assert client.post(url, {**body, "reference": " "}).status_code == 422
+    assert client.post(url, body).status_code == 302
+    fine.refresh_from_db()
+    assert fine.status == Fine.Status.REFUNDED and "OB-1" in fine.status_note
+    assert not [i for i in refund_items(paid_on) if i.key == f"fine:{fine.pk}"]

@@ -343,6 +343,7 @@ class Fine(TenantModel):
         PAID = "paid", "Paga"
         OFFSET = "offset", "Descontada de créditos"
         CANCELLED = "cancelled", "Cancelada"
+        REFUNDED = "refunded", "Restituída"
 
     notice = models.OneToOneField(InfractionNotice, on_delete=models.PROTECT, related_name="fine")
     holder = models.ForeignKey(

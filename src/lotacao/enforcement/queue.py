@@ -8,7 +8,7 @@ import datetime as dt
 from collections.abc import Iterator
 
 from lotacao.enforcement.effects import effect_items
-from lotacao.enforcement.fines import nonpayment_items
+from lotacao.enforcement.fines import nonpayment_items, refund_items
 from lotacao.enforcement.notification import OVERDUE_KIND, _key, _title, late_items, overdue_notices
 from lotacao.enforcement.process import pending_items
 from lotacao.workqueue.services import WorkItemSpec
@@ -29,4 +29,5 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
     yield from pending_items(today)
     yield from late_items(today)
     yield from nonpayment_items(today)
+    yield from refund_items(today)
     yield from effect_items(today, horizon)

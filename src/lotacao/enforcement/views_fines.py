@@ -94,7 +94,7 @@ class FineDetail(LoginRequiredMixin, View):
         fine = self.get_object(pk)
         action = request.POST.get("action", "")
         code = fine.jurisdiction_id
-        permissions.require(request, code, MANAGER_ROLES if action == "offset" else MANAGE_ROLES)
+        permissions.require(request, code, MANAGER_ROLES if action in ("offset", "refund") else MANAGE_ROLES)
         reason = request.POST.get("reason", "").strip()
         try:
             if not reason:
@@ -133,6 +133,18 @@ class FineDetail(LoginRequiredMixin, View):
                     reason=reason,
                 )
                 messages.success(request, "Desconto de créditos registrado.")
+            elif action == "refund":
+                refunded_on = _date(request.POST.get("refunded_on", ""), "da restituição")
+                if refunded_on is None:
+                    raise ValidationError("Informe a data da restituição.")
+                fines.record_refund(
+                    actor=request.user,
+                    fine=fine,
+                    refunded_on=refunded_on,
+                    reference=request.POST.get("reference", ""),
+                    reason=reason,
+                )
+                messages.success(request, "Restituição registrada.")
             else:
                 raise ValidationError("Ação desconhecida.")
         except ValidationError as error:

@@ -24,6 +24,7 @@ KIND_LABELS = {
     "enforcement.diligence_overdue": "Diligência fora do prazo de sessões",
     "enforcement.decision_to_notify": "Decisão a comunicar",
     "enforcement.fine_offset": "Multa vencida: desconto de créditos possível",
+    "enforcement.fine_refund": "Multa paga de auto anulado: restituir",
     "enforcement.fine_suspension": "Multas não pagas: suspensão possível",
     "enforcement.suspension_awaiting_proof": "Suspensão aguardando comprovação",
     "enforcement.revocation_process": "Processo de cassação",

@@ -37,6 +37,10 @@ def fine_context(context: Any, notice: Any) -> dict[str, Any]:
         "has_fine_penalty": fine_terms(notice.penalty) is not None,
         "can_manage": can_manage,
         "can_offset": credit and permissions.allowed(access, code, MANAGER_ROLES),
+        "can_refund": fine is not None
+        and fine.status in (Fine.Status.PAID, Fine.Status.OFFSET)
+        and notice.status == "annulled"
+        and permissions.allowed(access, code, MANAGER_ROLES),
         "law_gives_due": law_gives_due,
         "due_rule_citation": str(due_rule.citation) if due_rule is not None else "",
         "due_rule_reason": (due_rule.reason or "") if due_rule is not None else "",
