@@ -701,7 +701,7 @@ def _missed(intervention: Intervention) -> dt.date | None:
 def check_interventions(*, today: dt.date, actor: Any = None) -> int:
     """Interventions whose procedure was not opened (art. 44) or concluded (art. 44 § 2º) in time
     become void, with a work item for the manager (the service returns to the holder)."""
-    from lotacao.workqueue.models import WorkItem
+    from lotacao.workqueue.services import open_item
 
     voided = 0
     candidates = Intervention.unscoped.filter(status__in=[IStatus.DECREED, IStatus.PROCEDURE_OPEN])
@@ -723,23 +723,7 @@ def check_interventions(*, today: dt.date, actor: Any = None) -> int:
                 reason=why,
                 action="enforcement.intervention_void",
             )
-            spec = _void_spec(intervention, due)
-            if not WorkItem.unscoped.filter(
-                jurisdiction_id=spec.jurisdiction_id,
-                kind=spec.kind,
-                key=spec.key,
-                status=WorkItem.Status.OPEN,
-            ).exists():
-                WorkItem.unscoped.create(
-                    jurisdiction_id=spec.jurisdiction_id,
-                    kind=spec.kind,
-                    key=spec.key,
-                    title=spec.title,
-                    due_on=spec.due_on,
-                    url=spec.url,
-                    first_seen=today,
-                    last_seen=today,
-                )
+            open_item(_void_spec(intervention, due), today)
             voided += 1
     return voided
 

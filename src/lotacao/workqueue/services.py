@@ -49,6 +49,25 @@ def collect(today: dt.date, horizon: int) -> Iterable[WorkItemSpec]:
         yield from import_module(module).items(today, horizon)
 
 
+def open_item(spec: WorkItemSpec, today: dt.date) -> WorkItem | None:
+    """Open a work item now (a job found something the nightly refresh will keep while its provider
+    still yields it); None when one is already open for the same object."""
+    if WorkItem.unscoped.filter(
+        jurisdiction_id=spec.jurisdiction_id, kind=spec.kind, key=spec.key, status=WorkItem.Status.OPEN
+    ).exists():
+        return None
+    return WorkItem.unscoped.create(
+        jurisdiction_id=spec.jurisdiction_id,
+        kind=spec.kind,
+        key=spec.key,
+        title=spec.title,
+        due_on=spec.due_on,
+        url=spec.url,
+        first_seen=today,
+        last_seen=today,
+    )
+
+
 @transaction.atomic
 def refresh(today: dt.date, horizon: int = 30) -> RefreshResult:
     result = RefreshResult()
