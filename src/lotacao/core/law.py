@@ -93,3 +93,15 @@ def resolve(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:
 
 def citation(jurisdiction_code: str, parameter: str, on: dt.date) -> str:
     return str(pack_for(jurisdiction_code).resolve(parameter, on).citation)
+
+
+def next_business_day_after(jurisdiction_code: str, day: dt.date) -> dt.date:
+    """The first business day after `day` in the jurisdiction's calendar: national and state
+    holidays of the pack's calendar and the municipal holidays in force (the law's or the
+    agency's)."""
+    from lotacao.law.calendar import Calendar
+
+    pack = pack_for(jurisdiction_code)
+    municipal = value(jurisdiction_code, "calendar.municipal_holidays", day) or []
+    calendar = Calendar(pack.calendar.get("country", "BR"), pack.calendar.get("subdivision"), municipal)
+    return calendar.first_business_day_after(day)

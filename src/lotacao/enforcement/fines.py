@@ -47,7 +47,7 @@ from django.utils import timezone
 from lotacao.billing import services as billing
 from lotacao.billing.models import Charge
 from lotacao.core.formats import br_date, brl
-from lotacao.core.law import entry, pack_for, value
+from lotacao.core.law import entry, next_business_day_after, value
 from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import (
     AGENT_KINDS,
@@ -58,7 +58,6 @@ from lotacao.enforcement.models import (
 )
 from lotacao.enforcement.notification import _infraction_day
 from lotacao.enforcement.procedure import instances, run_deadline, short_cites, silence
-from lotacao.law.calendar import Calendar
 from lotacao.workqueue.services import WorkItemSpec
 
 Status = Fine.Status
@@ -90,15 +89,6 @@ def fine_terms(penalty: dict[str, Any] | None) -> dict[str, Any] | None:
 def _deadline(code: str, deadline: str, start: dt.date) -> tuple[dt.date | None, list[str], str]:
     result = run_deadline(code, deadline, start)
     return result["due"], result["citations"], result["explanation"]
-
-
-def next_business_day_after(code: str, day: dt.date) -> dt.date:
-    """The first business day after `day` in the jurisdiction's calendar (with the pack's and the
-    agency's municipal holidays)."""
-    pack = pack_for(code)
-    municipal = value(code, "calendar.municipal_holidays", day) or []
-    calendar = Calendar(pack.calendar.get("country", "BR"), pack.calendar.get("subdivision"), municipal)
-    return calendar.first_business_day_after(day)
 
 
 def unit_value(code: str, unit: str, on: dt.date) -> tuple[Decimal | None, str, str]:
