@@ -299,7 +299,14 @@ def test_agent_revocation_revokes_the_registration_with_its_ban(world: Any) -> N
 
 def test_an_agents_suspension_suspends_the_registration_not_the_permit(world: Any) -> None:
     place = _place(world, "recife")
-    person = world.objects["recife"]["registry.person"]
+    person = registry.create_person(
+        actor=None,
+        jurisdiction=place["j"],
+        cpf=_cpf(300_000_000 + next(SEQ)),
+        full_name="Cobrador Suspenso",
+        birth_date=dt.date(1990, 1, 1),
+        reason="teste",
+    )
     agent = PermitAgent.objects.create(
         jurisdiction=place["j"],
         permit=place["permit"],
@@ -318,6 +325,18 @@ def test_an_agents_suspension_suspends_the_registration_not_the_permit(world: An
     assert not agent.is_suspended(ON + dt.timedelta(days=10))
     assert _status(place["permit"]) == Permit.Status.ACTIVE
     assert decision.effects[0]["done"] is True and "suspenso" in decision.effects[0]["note"]
+    # while suspended, the person cannot be registered as an agent again
+    from lotacao.permits import services as permits
+
+    with pytest.raises(ValidationError, match="suspenso até"):
+        permits.add_agent(
+            actor=None,
+            permit=place["permit"],
+            person=person,
+            role="auxiliary_driver",
+            reason="Novo vínculo",
+            starts_on=ON + dt.timedelta(days=1),
+        )
     # an agent without a current link: recorded as not applied, with why
     other = world.objects["esteio"]
     gone = effects.apply_final_decision(

@@ -761,6 +761,15 @@ def add_agent(
     for ban in active_bans(person=person, on=day):
         reason_ = ban_reason(ban, "CPF")
         raise ValidationError(f"{reason_.message}, {reason_.citation}.")
+    suspended = PermitAgent.unscoped.filter(
+        jurisdiction_id=code, person=person, suspended_until__gte=day
+    ).order_by("-suspended_until")
+    if suspended.exists():
+        until = suspended[0].suspended_until
+        assert until is not None
+        raise ValidationError(
+            f"O cadastro de {person} como preposto está suspenso até {br_date(until)} por decisão definitiva."
+        )
     check = _documents_module().document_check(jurisdiction_code=code, role=role, person=person, on=day)
     if not check.complete:
         detail = " ".join(getattr(check, "explanation", []) or []) or "documentos incompletos"
