@@ -33,7 +33,7 @@ from django.utils import timezone
 from lotacao.accounts.models import HolderAccount, User
 from lotacao.core.law import value
 from lotacao.core.models import Jurisdiction
-from lotacao.enforcement import fines, measures, process, services
+from lotacao.enforcement import fines, measures, procedure, process, services
 from lotacao.enforcement.models import (
     BodyMember,
     Filing,
@@ -120,7 +120,7 @@ def _bodies(code: str, today: dt.date, commission: Any, summary: Any) -> None:
     summary.created += len(bodies) - before
     summary.existing += before
     for index, body in enumerate(bodies):
-        rules = process.body_rules(code, body.key, today)
+        rules = procedure.body_rules(code, body.key, today)
         size = int(rules.get("members") or DEFAULT_MEMBERS) if body.collegiate else 1
         for n in range(size):
             name = MEMBER_NAMES[(index * 2 + n) % len(MEMBER_NAMES)]

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -26,6 +25,7 @@ from lotacao.core.law import entry
 from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
 from lotacao.enforcement.procedure import br as _pt
+from lotacao.enforcement.procedure import local_day as _local_day
 
 PARAMETER = "measure.release"
 # A measure outside the engine's list needs a reason that is a sentence, not a default word.
@@ -45,16 +45,8 @@ BARS_OPERATION = {
 SYSTEM_CHECKED = {"dues_paid"}
 
 
-def _tz(jurisdiction: Any) -> ZoneInfo:
-    return ZoneInfo(getattr(jurisdiction, "timezone", "") or "America/Sao_Paulo")
-
-
-def _local_day(jurisdiction: Any, moment: dt.datetime) -> dt.date:
-    return moment.astimezone(_tz(jurisdiction)).date()
-
-
 def _today(jurisdiction: Any) -> dt.date:
-    return timezone.now().astimezone(_tz(jurisdiction)).date()
+    return _local_day(jurisdiction, timezone.now())
 
 
 def _need_reason(reason: str) -> str:

@@ -24,6 +24,7 @@ from lotacao.core.law import entry, evaluate_case, value
 from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeService
 from lotacao.enforcement.procedure import br as _br
+from lotacao.enforcement.procedure import local_day, silence
 
 Method = NoticeService.Method
 ReturnReason = NoticeService.ReturnReason
@@ -31,18 +32,13 @@ OVERDUE_KIND = "enforcement.notification_overdue"
 
 
 def _infraction_day(notice: InfractionNotice) -> dt.date:
-    zone = ZoneInfo(notice.jurisdiction.timezone or "America/Sao_Paulo")
-    return notice.drawn_up_at.astimezone(zone).date()
+    return local_day(notice.jurisdiction, notice.drawn_up_at)
 
 
 def _silence(code: str, parameter: str, on: dt.date) -> str:
     """Why the law gives no value (its undefined reason and article), for a message."""
-    found = entry(code, parameter, on)
-    if found is None:
-        return "a lei não trata do assunto"
-    reason = (found.reason or "").strip().rstrip(".")
-    where = str(found.citation)
-    return f"{reason} ({where})" if reason else f"a lei não define ({where})"
+    reason, where = silence(code, parameter, on)
+    return f"{reason} ({where})" if where else reason
 
 
 def holder_address(holder: Any) -> str:

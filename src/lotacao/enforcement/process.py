@@ -28,7 +28,6 @@ from django.utils import timezone
 
 from lotacao.core.law import entry, value
 from lotacao.core.services import create_audited, update_audited
-from lotacao.enforcement import procedure
 from lotacao.enforcement.models import (
     AgendaItem,
     BodyMember,
@@ -43,6 +42,7 @@ from lotacao.enforcement.models import (
 from lotacao.enforcement.procedure import (
     SEVERITY,
     body_key,
+    body_rules,
     deadline_id,
     instances,
     local_day,
@@ -58,6 +58,7 @@ from lotacao.workqueue.services import WorkItemSpec
 Outcome = Decision.Outcome
 NoticeStatus = InfractionNotice.Status
 CLOSED_NOTICE = (NoticeStatus.ARCHIVED, NoticeStatus.ANNULLED, NoticeStatus.DECIDED_FINAL)
+OPEN_FILING = (Filing.Status.PENDING, Filing.Status.DILIGENCE)
 PENALTY_TYPES = {"warning", "fine", "suspension", "revocation", "course", "intervention"}
 ATTACHMENT_TYPES = {"application/pdf": "PDF", "image/png": "PNG", "image/jpeg": "JPEG"}
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
@@ -94,20 +95,6 @@ def _pick(instance: dict[str, Any], key: str, penalty: dict[str, Any]) -> tuple[
     return None, f"a lei não diz qual {'prazo' if key == 'deadline' else 'órgão'} vale para {kind}"
 
 
-def _deadline(code: str, deadline: str, start: dt.date) -> dict[str, Any]:
-    result = run_deadline(code, deadline, start)
-    due = result["due"].isoformat() if result["due"] else None
-    return {**result, "due": due, "missing_parameters": result["missing"]}
-
-
-def body_rules(code: str, key: str, on: dt.date) -> dict[str, Any]:
-    return procedure.body_rules(code, key, on)
-
-
-def _cites(item: dict[str, Any]) -> list[str]:
-    return short_cites(item)
-
-
 def _in_force_penalty(notice: InfractionNotice) -> dict[str, Any]:
     return penalty_in_force(notice, list(notice.decisions.all()))
 
@@ -122,7 +109,7 @@ def ensure_bodies(code: str, on: dt.date) -> list[JudgingBody]:
             defaults={
                 "name": rules["name"],
                 "collegiate": bool(rules.get("collegiate", True)),
-                "citation": "; ".join(_cites(rules)),
+                "citation": "; ".join(short_cites(rules)),
             },
         )
         bodies.append(body)
@@ -163,7 +150,8 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
         return Stage(None, -1, blocked=f"Não há instância de defesa cadastrada: {why}.")
     if notice.status in CLOSED_NOTICE:
         return Stage(None, -1, blocked=f"O auto está {notice.get_status_display().lower()}.")
-    decisions = list(notice.decisions.order_by("decided_on", "id"))
+    # .all() (not order_by/filter) so a caller's prefetch serves it: the daily job walks many notices
+    decisions = sorted(notice.decisions.all(), key=lambda d: (d.decided_on, d.pk))
     if any(d.final for d in decisions):
         return Stage(None, -1, blocked="A decisão já é definitiva.")
     last = decisions[-1] if decisions else None
@@ -176,13 +164,11 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
             return Stage(None, -1, blocked="Não há outra instância de recurso.", previous=last)
         start = last.served_on if steps[index].get("starts") == "decision_served" else notice.served_on
     instance = steps[index]
-    pending = notice.filings.filter(instance=instance["id"]).exclude(status=Filing.Status.JUDGED)
-    pending = pending.exclude(status=Filing.Status.NOT_KNOWN)
-    stage = Stage(instance, index, start=start, previous=last, citations=_cites(instance))
-    if pending.exists():
+    stage = Stage(instance, index, start=start, previous=last, citations=short_cites(instance))
+    if any(f.instance == instance["id"] and f.status in OPEN_FILING for f in notice.filings.all()):
         stage.blocked = f"Já há {instance['name'].lower()} protocolado aguardando julgamento."
         return stage
-    deadline, gap = _pick(instance, "deadline", _in_force_penalty(notice))
+    deadline, gap = _pick(instance, "deadline", penalty_in_force(notice, decisions))
     if deadline is None:
         stage.missing.append(f"process.instances.{instance['id']}.deadline")
         stage.explanation = f"Prazo não calculado: {gap}."
@@ -191,11 +177,11 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
         event = "a comunicação da decisão" if instance.get("starts") == "decision_served" else "a notificação"
         stage.explanation = f"O prazo ({deadline}) começa com {event}, ainda não registrada."
         return stage
-    result = _deadline(code, deadline, start)
-    stage.due = dt.date.fromisoformat(result["due"]) if result.get("due") else None
-    stage.explanation = str(result.get("explanation", ""))
-    stage.citations = list(dict.fromkeys(stage.citations + list(result.get("citations") or [])))
-    stage.missing = list(result.get("missing_parameters") or [])
+    result = run_deadline(code, deadline, start)
+    stage.due = result["due"]
+    stage.explanation = result["explanation"]
+    stage.citations = list(dict.fromkeys(stage.citations + result["citations"]))
+    stage.missing = result["missing"]
     return stage
 
 
@@ -227,30 +213,14 @@ def _check_attachment(upload: Any) -> tuple[str, int, str]:
     return content_type, size, digest
 
 
-def _fine_paid_first(notice: InfractionNotice, instance: dict[str, Any], filed_on: dt.date) -> None:
+def _fine_paid_first(notice: InfractionNotice, instance: dict[str, Any]) -> None:
     """Maricá art. 70, par. único: an appeal against a fine is accepted only after the fine is
-    paid, within the pack's deadline from the application of the penalty."""
-    deadline = instance.get("fine_paid_first")
-    penalties = _in_force_penalty(notice).get("penalties") or []
-    if not deadline or not any(p.get("type") == "fine" for p in penalties):
-        return
-    from lotacao.enforcement.models import Fine
+    paid, within the pack's deadline from the application of the penalty (read by `fines`)."""
+    from lotacao.enforcement.fines import paid_before_appeal_deadline
 
-    cite = "; ".join(_cites(instance))
-    fine = Fine.unscoped.filter(notice=notice).first()
-    if fine is None or fine.paid_on is None:
-        raise ValidationError(
-            f"O recurso contra multa só é aceito depois de paga a multa ({cite}): "
-            "registre o pagamento primeiro."
-        )
-    if notice.served_on is not None:
-        result = _deadline(notice.jurisdiction_id, str(deadline), notice.served_on)
-        due = dt.date.fromisoformat(result["due"]) if result.get("due") else None
-        if due is not None and fine.paid_on > due:
-            raise ValidationError(
-                f"A multa foi paga em {_br(fine.paid_on)}, depois do prazo de {_br(due)} para quem "
-                f"pretende recorrer ({cite})."
-            )
+    check = paid_before_appeal_deadline(notice, str(instance.get("id")))
+    if not check:
+        raise ValidationError(check.message)
 
 
 @transaction.atomic
@@ -283,7 +253,7 @@ def file_defense(
     instance = stage.instance
     if stage.previous is not None and stage.previous.outcome == Outcome.LAPSED:
         raise ValidationError("Sem defesa no prazo, a penalidade ficou definitiva.")
-    _fine_paid_first(notice, instance, filed_on)
+    _fine_paid_first(notice, instance)
     checked = [_check_attachment(a) for a in attachments]
     body_key, _gap = _pick(instance, "body", _in_force_penalty(notice))
     late = stage.due is not None and filed_on > stage.due
@@ -363,7 +333,7 @@ def add_member(
     seats = rules.get("members")
     if role != BodyMember.Role.ALTERNATE and seats and len(serving) >= int(seats):
         raise ValidationError(
-            f"O {body.name} tem {seats} membros titulares ({'; '.join(_cites(rules))}) e já estão todos "
+            f"O {body.name} tem {seats} membros titulares ({'; '.join(short_cites(rules))}) e já estão todos "
             f"nomeados em {_br(starts_on)}."
         )
     if role == BodyMember.Role.PRESIDENT and any(m.role == BodyMember.Role.PRESIDENT for m in serving):
@@ -468,7 +438,7 @@ def open_session(*, actor: Any, session: Session, present: Sequence[BodyMember],
     if quorum and len(members) < int(quorum):
         raise ValidationError(
             f"Sem quórum: presentes {len(members)}, a lei exige pelo menos {quorum} "
-            f"({'; '.join(_cites(rules))})."
+            f"({'; '.join(short_cites(rules))})."
         )
     session.present.set(members)
     return update_audited(
@@ -536,7 +506,7 @@ def diligence_limit(filing: Filing) -> tuple[int | None, int, list[str]]:
         number__gt=filing.diligence_session.number,
         status__in=[Session.Status.OPEN, Session.Status.CLOSED],
     ).count()
-    return (int(limit) if limit else None), held, _cites(rules)
+    return (int(limit) if limit else None), held, short_cites(rules)
 
 
 @dataclass
@@ -557,7 +527,7 @@ def tally(session: Session, votes: dict[BodyMember, str]) -> Tally:
             raise ValidationError(f"{member.name} não está presente nesta sessão.")
         if choice not in Vote.Choice.values:
             raise ValidationError(f"Voto desconhecido: {choice}.")
-    cite = "; ".join(_cites(rules))
+    cite = "; ".join(short_cites(rules))
     president_tie_only = rules.get("president_votes") == "tie_only"
     president = next((m for m in votes if m.role == BodyMember.Role.PRESIDENT), None)
     ordinary = {m: c for m, c in votes.items() if not (president_tie_only and m is president)}
@@ -609,8 +579,7 @@ def _decision_notice_due(
     deadline = instance.get("decision_notice")
     if not deadline:
         return None
-    result = _deadline(notice.jurisdiction_id, str(deadline), day)
-    return dt.date.fromisoformat(result["due"]) if result.get("due") else None
+    return run_deadline(notice.jurisdiction_id, str(deadline), day)["due"]
 
 
 def _is_last(notice: InfractionNotice, instance_id: str, on: dt.date) -> bool:
@@ -682,7 +651,7 @@ def decide(
         new_penalty = {}
     day_steps = instances(notice.jurisdiction_id, _local_day(notice, notice.drawn_up_at))
     instance = next((s for s in day_steps if s["id"] == filing.instance), {})
-    citations = list(dict.fromkeys(_cites(instance) + (list(filing.citations or []))))
+    citations = list(dict.fromkeys(short_cites(instance) + (list(filing.citations or []))))
     if filing.late and outcome == Outcome.NOT_KNOWN and filing.due_on is not None:
         reasons = f"{reasons.strip()} (prazo vencido em {_br(filing.due_on)})"
     decision = Decision(

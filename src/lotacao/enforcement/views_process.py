@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views import View
 
-from lotacao.enforcement import permissions, process
+from lotacao.enforcement import permissions, procedure, process
 from lotacao.enforcement.models import (
     BodyMember,
     Decision,
@@ -275,7 +275,7 @@ class Bodies(LoginRequiredMixin, View):
                 {
                     "body": body,
                     "waiting": waiting,
-                    "rules": process.body_rules(body.jurisdiction_id, body.key, today),
+                    "rules": procedure.body_rules(body.jurisdiction_id, body.key, today),
                 }
             )
         return render(request, "enforcement/bodies.html", {"title": "Órgãos julgadores", "rows": rows})
@@ -310,7 +310,7 @@ class BodyDetail(ObjectView):
         context = {
             "title": body.name,
             "body": body,
-            "rules": process.body_rules(body.jurisdiction_id, body.key, today),
+            "rules": procedure.body_rules(body.jurisdiction_id, body.key, today),
             "members": body.members.all(),
             "sessions": body.sessions.all()[:50],
             "waiting": process.agenda_order(
@@ -359,7 +359,7 @@ class SessionDetail(ObjectView):
     model = Session
 
     def _render(self, request: HttpRequest, session: Session, error: list[str] | None = None) -> HttpResponse:
-        rules = process.body_rules(session.jurisdiction_id, session.body.key, session.held_on)
+        rules = procedure.body_rules(session.jurisdiction_id, session.body.key, session.held_on)
         members = [m for m in session.body.members.all() if m.serves_on(session.held_on)]
         present = set(session.present.all())
         items = []
