@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from lotacao.core.demo import _cpf
+from lotacao.core.sample_ids import sample_cpf
 
 
 @dataclass
@@ -46,7 +46,7 @@ def _make_world() -> World:
             person = services.create_person(
                 actor=None,
                 jurisdiction=j,
-                cpf=_cpf(200_000_000 + seed * 10 + n),
+                cpf=sample_cpf(200_000_000 + seed * 10 + n),
                 full_name=f"Pessoa {n} de {j.name}",
                 birth_date=dt.date(1980, 1, 1),
                 reason="teste",

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from lotacao.core.demo import _cpf
+from lotacao.core.sample_ids import sample_cpf
 
 pytestmark = pytest.mark.browser
 
@@ -21,8 +21,8 @@ def _deliver_required_documents(cpf: str) -> None:
     """Upload and accept every document Recife requires of a holder (art. 7), valid for a year."""
     from django.core.files.base import ContentFile
 
+    from lotacao.demo.documents import pdf_bytes
     from lotacao.documents import services
-    from lotacao.documents.demo import pdf_bytes
     from lotacao.documents.rules import requirements
     from lotacao.registry.models import Person
 
@@ -49,7 +49,7 @@ def test_clerk_registers_person_and_vehicle_and_grants_a_permit(
     from lotacao.permits.models import Permit
 
     url = live_server.url
-    cpf = _cpf(777_000_001)
+    cpf = sample_cpf(777_000_001)
     sign_in(page, "atendente.recife")
 
     page.goto(f"{url}/cadastro/pessoas/nova/")

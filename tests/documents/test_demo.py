@@ -3,8 +3,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from lotacao.core import demo as core_demo
-from lotacao.documents import demo
+from lotacao.demo import base as core_demo
+from lotacao.demo import documents as demo
 from lotacao.documents.models import Document
 
 

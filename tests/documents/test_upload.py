@@ -13,8 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from lotacao.audit.models import AuditEvent
+from lotacao.demo.documents import pdf_bytes, png_bytes
 from lotacao.documents import queue, services
-from lotacao.documents.demo import pdf_bytes, png_bytes
 from lotacao.documents.models import Document, SensitiveAccess
 
 TODAY = dt.date.today()

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from lotacao.accounts.models import HolderAccount, User
-from lotacao.core import demo
+from lotacao.demo import base as demo
 from lotacao.enforcement.models import (
     BodyMember,
     Decision,

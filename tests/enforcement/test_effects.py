@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from lotacao.audit.models import AuditEvent
-from lotacao.core.demo import _cpf
+from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement import effects
 from lotacao.enforcement.models import (
     CourseRequirement,
@@ -72,7 +72,7 @@ def _place(world: Any, code: str) -> dict[str, Any]:
     person = registry.create_person(
         actor=None,
         jurisdiction=j,
-        cpf=_cpf(300_000_000 + next(SEQ)),
+        cpf=sample_cpf(300_000_000 + next(SEQ)),
         full_name=f"Titular de {j.name}",
         birth_date=dt.date(1980, 1, 1),
         reason="teste",
@@ -302,7 +302,7 @@ def test_an_agents_suspension_suspends_the_registration_not_the_permit(world: An
     person = registry.create_person(
         actor=None,
         jurisdiction=place["j"],
-        cpf=_cpf(300_000_000 + next(SEQ)),
+        cpf=sample_cpf(300_000_000 + next(SEQ)),
         full_name="Cobrador Suspenso",
         birth_date=dt.date(1990, 1, 1),
         reason="teste",

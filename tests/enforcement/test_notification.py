@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 
 from lotacao.audit.models import AuditEvent
-from lotacao.core.demo import _cpf
+from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement.models import InfractionNotice, NoticeService
 from lotacao.enforcement.notification import OVERDUE_KIND, record_notification
 from lotacao.registry.models import Person
@@ -190,7 +190,7 @@ def test_a_notice_returned_for_another_reason_never_counts(world: Any) -> None:
 def test_an_agents_notice_goes_to_the_holders_address_in_recife(world: Any) -> None:
     holder = _holder(world, "recife")
     agent = Person.objects.create(
-        jurisdiction=world.a, cpf=_cpf(300_000_001), full_name="Preposto", street="Rua do Preposto"
+        jurisdiction=world.a, cpf=sample_cpf(300_000_001), full_name="Preposto", street="Rua do Preposto"
     )
     notice = _notice(world.a, offender_kind="auxiliary_driver", agent=agent, holder=holder)
     service = record_notification(
@@ -208,7 +208,7 @@ def test_an_agents_notice_goes_to_the_holders_address_in_recife(world: Any) -> N
 def test_an_agents_notice_elsewhere_goes_to_the_agent(world: Any) -> None:
     holder = _holder(world, "esteio")
     agent = Person.objects.create(
-        jurisdiction=world.b, cpf=_cpf(300_000_002), full_name="Preposto", street="Rua do Preposto"
+        jurisdiction=world.b, cpf=sample_cpf(300_000_002), full_name="Preposto", street="Rua do Preposto"
     )
     notice = _notice(world.b, offender_kind="auxiliary_driver", agent=agent, holder=holder)
     service = record_notification(

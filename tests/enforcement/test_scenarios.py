@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 
 from lotacao.billing.selectors import clearance
 from lotacao.core.agency_values import set_agency_value
-from lotacao.core.demo import _cpf
+from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement import fines, measures, process, services
 from lotacao.enforcement.models import BodyMember, Decision, Fine, InfractionNotice, Session
 from lotacao.enforcement.notification import record_notification
@@ -111,7 +111,7 @@ def _person_holder(j: Any) -> Holder:
     person = registry.create_person(
         actor=None,
         jurisdiction=j,
-        cpf=_cpf(310_000_000 + next(SEQ)),
+        cpf=sample_cpf(310_000_000 + next(SEQ)),
         full_name=f"Titular de {j.name}",
         birth_date=dt.date(1980, 1, 1),
         reason="teste",

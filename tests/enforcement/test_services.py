@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from lotacao.audit.models import AuditEvent
-from lotacao.core.demo import _cpf
+from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement import services
 from lotacao.enforcement.models import InfractionNotice, PointsEntry
 from lotacao.permits.models import PermitAgent
@@ -142,7 +142,7 @@ def test_agent_notice_is_charged_to_the_holder(recife: dict[str, Any]) -> None:
     person = registry.create_person(
         actor=None,
         jurisdiction=recife["j"],
-        cpf=_cpf(300_000_001),
+        cpf=sample_cpf(300_000_001),
         full_name="Condutor Auxiliar",
         birth_date=dt.date(1990, 1, 1),
         reason="teste",
@@ -187,7 +187,7 @@ def test_marica_points_go_to_the_ledger(world: Any) -> None:
     person = registry.create_person(
         actor=None,
         jurisdiction=j,
-        cpf=_cpf(300_000_002),
+        cpf=sample_cpf(300_000_002),
         full_name="Permissionária de Maricá",
         birth_date=dt.date(1980, 1, 1),
         reason="teste",
@@ -285,7 +285,7 @@ def test_a_law_without_catalogue_takes_the_group_alone_and_never_matches_codes(w
     person = registry.create_person(
         actor=None,
         jurisdiction=j,
-        cpf=_cpf(300_000_077),
+        cpf=sample_cpf(300_000_077),
         full_name="Titular do Cabo",
         birth_date=dt.date(1980, 1, 1),
         reason="teste",

@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from lotacao.audit.models import AuditEvent
-from lotacao.core.demo import _cnpj, _cpf
+from lotacao.core.sample_ids import sample_cnpj, sample_cpf
 from lotacao.registry import services
 from lotacao.registry.models import Company, Holder, Person, Vehicle
 
@@ -52,7 +52,7 @@ def test_the_same_cpf_twice_in_one_jurisdiction_is_refused(world: Any) -> None:
 
 def test_a_company_cannot_hold_a_permit_where_the_law_allows_only_persons(world: Any) -> None:
     company = services.create_company(
-        actor=None, jurisdiction=world.a, cnpj=_cnpj(77), legal_name="Van Ltda.", reason="t"
+        actor=None, jurisdiction=world.a, cnpj=sample_cnpj(77), legal_name="Van Ltda.", reason="t"
     )
     before = _counts()
     with pytest.raises(ValidationError, match=r"pessoa jurídica não pode ser permissionário.*art\. 6º"):
@@ -62,7 +62,7 @@ def test_a_company_cannot_hold_a_permit_where_the_law_allows_only_persons(world:
 
 def test_esteio_admits_companies_as_holders(world: Any) -> None:
     company = services.create_company(
-        actor=None, jurisdiction=world.b, cnpj=_cnpj(78), legal_name="Lotação Ltda.", reason="t"
+        actor=None, jurisdiction=world.b, cnpj=sample_cnpj(78), legal_name="Lotação Ltda.", reason="t"
     )
     holder = services.register_holder(actor=None, company=company, reason="t")
     assert holder.kind == "company" and holder.jurisdiction_id == "esteio"
@@ -143,6 +143,6 @@ def test_renavam_is_checked(world: Any) -> None:
 def test_demo_identifiers_are_valid() -> None:
     from stdnum.br import cnpj, cpf
 
-    assert cpf.is_valid(_cpf(123456789)) and cnpj.is_valid(_cnpj(12345678))
+    assert cpf.is_valid(sample_cpf(123456789)) and cnpj.is_valid(sample_cnpj(12345678))
     assert dt.date.today()  # the demo uses today's year for vehicle ages
     assert Company  # imported for the company tests above

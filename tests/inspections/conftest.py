@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from lotacao.core.demo import _cnpj, _cpf
+from lotacao.core.sample_ids import sample_cnpj, sample_cpf
 
 TODAY = dt.date.today()
 
@@ -33,7 +33,7 @@ def marica(world: Any) -> dict[str, Any]:
 
     j = make_jurisdiction("marica")
     person = services.create_person(
-        actor=None, jurisdiction=j, cpf=_cpf(300_000_001), full_name="Pessoa de Maricá", reason="teste"
+        actor=None, jurisdiction=j, cpf=sample_cpf(300_000_001), full_name="Pessoa de Maricá", reason="teste"
     )
     holder = services.register_holder(actor=None, person=person, reason="teste")
     vehicle = services.create_vehicle(
@@ -61,7 +61,8 @@ def pernambuco(world: Any) -> dict[str, Any]:
 
     j = make_jurisdiction("pernambuco")
     company = services.create_company(
-        actor=None, jurisdiction=j, cnpj=_cnpj(77_000_001), legal_name="Fretamentos Ltda.", reason="teste"
+        actor=None, jurisdiction=j, cnpj=sample_cnpj(77_000_001), legal_name="Fretamentos Ltda.",
+        reason="teste",
     )
     holder = services.register_holder(actor=None, company=company, reason="teste")
     vehicle = services.create_vehicle(

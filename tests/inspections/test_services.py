@@ -576,7 +576,7 @@ def test_replacement_moves_the_permit_to_the_new_vehicle(marica: Any) -> None:
 
 
 def test_demo_has_insurance_notices_seals_and_a_campaign(db: Any) -> None:
-    from lotacao.core import demo
+    from lotacao.demo import base as demo
     from lotacao.inspections.models import ReregistrationCampaign
 
     demo.load(TODAY)

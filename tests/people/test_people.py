@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from lotacao.audit.models import AuditEvent
-from lotacao.core.demo import _cnpj, _cpf
 from lotacao.core.models import Jurisdiction
+from lotacao.core.sample_ids import sample_cnpj, sample_cpf
 from lotacao.registry import services
 from lotacao.registry.models import Company, LineRepresentative, Person
 
@@ -43,7 +43,7 @@ def test_create_person_screen_refuses_a_duplicate_cpf(world: Any, client: Any) -
 
 def test_create_person_with_cnh_and_residence(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
-    cpf = _cpf(300_000_001)
+    cpf = sample_cpf(300_000_001)
     response = client.post(
         reverse("registry:person_create"),
         {
@@ -71,7 +71,7 @@ def test_incomplete_cnh_is_refused(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
     response = client.post(
         reverse("registry:person_create"),
-        {"cpf": _cpf(300_000_002), "full_name": "X", "cnh_number": "12345678901", "reason": "r"},
+        {"cpf": sample_cpf(300_000_002), "full_name": "X", "cnh_number": "12345678901", "reason": "r"},
     )
     assert "Informe número, categoria e validade da CNH" in response.content.decode()
 
@@ -80,7 +80,7 @@ def test_staff_cannot_create_in_another_jurisdiction(world: Any, client: Any) ->
     client.force_login(world.users["atendente.recife"])
     response = client.post(
         reverse("registry:person_create"),
-        {"cpf": _cpf(300_000_003), "full_name": "X", "reason": "r", "jurisdiction": "esteio"},
+        {"cpf": sample_cpf(300_000_003), "full_name": "X", "reason": "r", "jurisdiction": "esteio"},
     )
     assert response.status_code == 403
     client.force_login(world.users["fiscal.recife"])
@@ -114,7 +114,7 @@ def test_create_association_screen(world: Any, client: Any) -> None:
     client.force_login(world.users["gestor.recife"])
     response = client.post(
         reverse("registry:company_create"),
-        {"kind": "cooperativa", "cnpj": _cnpj(80_000_001), "legal_name": "Coopvan", "reason": "r"},
+        {"kind": "cooperativa", "cnpj": sample_cnpj(80_000_001), "legal_name": "Coopvan", "reason": "r"},
     )
     assert response.status_code == 302
     company = Company.objects.get(legal_name="Coopvan")
@@ -169,7 +169,7 @@ def test_cabo_coordinator_and_two_auxiliaries(world: Any) -> None:
     line = services.create_line(actor=None, jurisdiction=cabo, code="C-1", name="Centro", reason="r")
     people = [
         services.create_person(
-            actor=None, jurisdiction=cabo, cpf=_cpf(400_000_000 + n), full_name=f"P{n}", reason="r"
+            actor=None, jurisdiction=cabo, cpf=sample_cpf(400_000_000 + n), full_name=f"P{n}", reason="r"
         )
         for n in range(4)
     ]
@@ -210,6 +210,7 @@ def test_representatives_screen(world: Any, client: Any) -> None:
     assert LineRepresentative.objects.get().person == person
     wrong = client.post(
         url,
-        {"cpf": _cpf(999_999_999), "position": "representative", "term_start": "2025-06-16", "reason": "r"},
+        {"cpf": sample_cpf(999_999_999), "position": "representative", "term_start": "2025-06-16",
+         "reason": "r"},
     )
     assert "Nenhuma pessoa com o CPF" in wrong.content.decode()

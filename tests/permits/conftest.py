@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from lotacao.core.demo import _cpf
+from lotacao.core.sample_ids import sample_cpf
 
 DAY = dt.date(2025, 6, 16)
 _seq = itertools.count(1)
@@ -99,7 +99,7 @@ class Factory:
         return services.create_person(
             actor=None,
             jurisdiction=j,
-            cpf=_cpf(300_000_000 + n),
+            cpf=sample_cpf(300_000_000 + n),
             full_name=f"Pessoa Teste {n}",
             birth_date=birth,
             reason="teste",

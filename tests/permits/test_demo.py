@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from lotacao.core import demo
+from lotacao.demo import base as demo
 from lotacao.permits.models import Ban, Permit, PermitAgent
 from lotacao.workqueue.services import refresh
 

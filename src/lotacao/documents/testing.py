@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.files.base import ContentFile
 
-from lotacao.core.demo import _cnpj
+from lotacao.core.sample_ids import sample_cnpj
 from lotacao.documents.models import Document
 from lotacao.registry import services
 
@@ -22,7 +22,7 @@ def extend_world(world: Any) -> None:
         company = services.create_company(
             actor=None,
             jurisdiction=jurisdiction,
-            cnpj=_cnpj(70_000_000 + seed),
+            cnpj=sample_cnpj(70_000_000 + seed),
             legal_name=f"Associação dos Permissionários de {jurisdiction.name}",
             kind="associacao",
             reason="teste",

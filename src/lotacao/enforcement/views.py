@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.views import View
 
 from lotacao.core.models import Jurisdiction
+from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.enforcement import permissions, selectors, services
 from lotacao.enforcement.forms import NoticeForm
 from lotacao.enforcement.idempotency import run_once
@@ -23,7 +24,6 @@ from lotacao.enforcement.templatetags.enforcement_measures import measure_label
 from lotacao.permits.models import Permit, PermitAgent
 from lotacao.public.selectors import clean_plate, vehicle_status
 from lotacao.registry.models import Vehicle
-from lotacao.web.views_base import ScopedDetailView, ScopedListView
 
 FORM_ENDPOINT = "infraction-notices.form"
 

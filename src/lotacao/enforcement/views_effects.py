@@ -15,10 +15,10 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views import View
 
+from lotacao.core.views_base import ScopedDetailView
 from lotacao.enforcement import effects, permissions
 from lotacao.enforcement.models import Intervention, RevocationProcess, SuspensionFollowUp
 from lotacao.permits.models import Permit
-from lotacao.web.views_base import ScopedDetailView
 
 VIEW_ROLES = ("atendente", "gestor", "comissao")
 ACT_ROLES = ("gestor",)

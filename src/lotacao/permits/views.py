@@ -23,6 +23,7 @@ from django.views import View
 from lotacao.audit.services import history
 from lotacao.billing.models import Charge
 from lotacao.core.validators import normalize_plate
+from lotacao.core.views_base import ScopedDetailView
 from lotacao.permits import actions, services
 from lotacao.permits.eligibility import check_eligibility
 from lotacao.permits.forms import ACTION_FORMS, ApplicationForm, GrantForm
@@ -30,7 +31,6 @@ from lotacao.permits.models import Ban, Permit, PermitAgent
 from lotacao.permits.pdf import term_pdf
 from lotacao.registry import services as registry_services
 from lotacao.registry.models import Holder, Line, Person, Vehicle
-from lotacao.web.views_base import ScopedDetailView
 
 S = Permit.Status
 

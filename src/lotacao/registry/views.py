@@ -3,8 +3,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.registry.models import Holder, Line, Person, Vehicle
-from lotacao.web.views_base import ScopedDetailView, ScopedListView
 
 
 class PersonList(ScopedListView):

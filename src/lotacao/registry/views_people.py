@@ -21,13 +21,13 @@ from django.views import View
 
 from lotacao.core import law
 from lotacao.core.models import Jurisdiction
+from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.documents import permissions as document_permissions
 from lotacao.documents.summary import person_documents
 from lotacao.registry import services
 from lotacao.registry.forms import CompanyForm, PersonForm, RepresentativeForm
 from lotacao.registry.models import POSITION_LABELS, Company, Line, LineRepresentative, Person
 from lotacao.registry.views import PersonDetail
-from lotacao.web.views_base import ScopedDetailView, ScopedListView
 
 WRITE_ROLES = ("gestor", "atendente")
 

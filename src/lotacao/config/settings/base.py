@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "lotacao.public",
     "lotacao.api",
     "lotacao.web",
+    "lotacao.demo",
 ]
 
 MIDDLEWARE = [

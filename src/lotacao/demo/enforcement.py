@@ -1,4 +1,4 @@
-"""Demo data of enforcement (called by lotacao.core.demo after permits, documents, inspections).
+"""Demo data of enforcement (called by lotacao.demo.base after permits, documents, inspections).
 
 For each jurisdiction, against the demo holder of `permissionario.<code>` (their active permit
 where the law has permits, else their vehicle):

@@ -1,4 +1,4 @@
-"""Demo data of vehicles and inspections (called by lotacao.core.demo after permits and documents).
+"""Demo data of vehicles and inspections (called by lotacao.demo.base after permits and documents).
 
 For each jurisdiction's demo vehicles: an insurance policy (the first one expires within 30 days),
 a passed inspection with its seal where the law defines the seal, a failed inspection with its

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from lotacao.core import demo
+from lotacao.demo import base as demo
 
 
 class Command(BaseCommand):

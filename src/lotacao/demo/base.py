@@ -1,4 +1,5 @@
-"""Demo data for the five jurisdictions (`manage.py load_demo`); idempotent.
+"""Demo data for the five jurisdictions (`manage.py load_demo`); idempotent: agencies, people,
+vehicles, lines and users here, then each domain's loader.
 
 Everything is created through the same services the screens use, so it is validated and
 audited like real work ("Dados de demonstração"). Identifiers (CPF, CNPJ, RENAVAM) are
@@ -9,16 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
 from django.db import transaction
-from stdnum.br import cnpj as stdnum_cnpj
-from stdnum.br import cpf as stdnum_cpf
 
 from lotacao.accounts.models import HolderAccount, Role, StaffMembership, User
 from lotacao.core.models import Jurisdiction
+from lotacao.core.sample_ids import sample_cnpj, sample_cpf, sample_renavam
 from lotacao.law.packs import get_pack
 from lotacao.registry import services
 from lotacao.registry.models import Company, Holder, Line, Person, Vehicle
@@ -26,12 +24,6 @@ from lotacao.registry.models import Company, Holder, Line, Person, Vehicle
 DEMO_PASSWORD = "lotacao-demo"  # noqa: S105 - documented demo password
 REASON = "Dados de demonstração"
 OPERATOR = "operador"
-DEMO_EXTENSIONS = [
-    "lotacao.permits.demo",
-    "lotacao.documents.demo",
-    "lotacao.inspections.demo",
-    "lotacao.enforcement.demo",
-]
 
 AGENCIES = {
     "recife": ("Recife", "CTTU — Autarquia de Trânsito e Transporte Urbano do Recife", None),
@@ -83,30 +75,6 @@ FLEETS = {
 PLATE_PREFIX = {"recife": "PEA", "cabo": "PCB", "esteio": "IST", "marica": "RMA", "pernambuco": "PEF"}
 
 
-def _cpf(seed: int) -> str:
-    """A valid CPF from a 9-digit seed (stdnum has no public helper for CPF check digits)."""
-    digits = [int(d) for d in f"{seed:09d}"]
-    for _ in range(2):
-        total = sum(d * w for d, w in zip(digits, range(len(digits) + 1, 1, -1), strict=True))
-        digits.append((total * 10) % 11 % 10)
-    result = "".join(map(str, digits))
-    stdnum_cpf.validate(result)
-    return result
-
-
-def _cnpj(seed: int) -> str:
-    base = f"{seed % 10**8:08d}0001"
-    return base + str(stdnum_cnpj.calc_check_digits(base))
-
-
-def _renavam(seed: int) -> str:
-    base = f"{seed:010d}"
-    weights = [3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
-    total = sum(int(d) * w for d, w in zip(base, weights, strict=True))
-    check = (total * 10) % 11
-    return base + str(0 if check == 10 else check)
-
-
 @dataclass
 class DemoSummary:
     created: int = 0
@@ -124,11 +92,12 @@ def load(today: dt.date | None = None) -> DemoSummary:
             _vehicles(jurisdiction, holders, index, today, summary)
             _lines(jurisdiction, summary)
             _users(jurisdiction, holders[0], summary)
-        # Each app extends the demo with what its models hold (permits, documents, inspections…):
-        # a module with load(today, summary), run in this order.
-        for module in DEMO_EXTENSIONS:
-            if find_spec(module) is not None:
-                import_module(module).load(today, summary)
+        # Each domain extends the demo with what its models hold, in this order (a later one
+        # reads what an earlier one made: inspections need permits, enforcement needs both).
+        from lotacao.demo import documents, enforcement, inspections, permits
+
+        for loader in (permits, documents, inspections, enforcement):
+            loader.load(today, summary)
         # What the nightly job would have queued, so the demo opens on a real work queue.
         from lotacao.workqueue.services import refresh
 
@@ -173,12 +142,12 @@ def _holders(jurisdiction: Jurisdiction, index: int, summary: DemoSummary) -> li
         use_company = "person" not in kinds or (n == 2 and "company" in kinds)
         party: dict[str, Any]
         if use_company:
-            company = Company.objects.filter(jurisdiction=jurisdiction, cnpj=_cnpj(seed)).first()
+            company = Company.objects.filter(jurisdiction=jurisdiction, cnpj=sample_cnpj(seed)).first()
             if company is None:
                 company = services.create_company(
                     actor=None,
                     jurisdiction=jurisdiction,
-                    cnpj=_cnpj(seed),
+                    cnpj=sample_cnpj(seed),
                     legal_name=f"{last.split()[-1]} Transportes e Turismo Ltda.",
                     trade_name=f"{last.split()[-1]} Turismo",
                     city=jurisdiction.name,
@@ -187,12 +156,12 @@ def _holders(jurisdiction: Jurisdiction, index: int, summary: DemoSummary) -> li
                 )
             party = {"company": company}
         else:
-            person = Person.objects.filter(jurisdiction=jurisdiction, cpf=_cpf(seed)).first()
+            person = Person.objects.filter(jurisdiction=jurisdiction, cpf=sample_cpf(seed)).first()
             if person is None:
                 person = services.create_person(
                     actor=None,
                     jurisdiction=jurisdiction,
-                    cpf=_cpf(seed),
+                    cpf=sample_cpf(seed),
                     full_name=f"{first} {last}",
                     birth_date=dt.date(1970 + n * 5, 1 + index, 10 + n),
                     city=jurisdiction.name,
@@ -227,7 +196,7 @@ def _vehicles(
             actor=None,
             jurisdiction=jurisdiction,
             plate=plate,
-            renavam=_renavam(5_000_000 + index * 100 + n),
+            renavam=sample_renavam(5_000_000 + index * 100 + n),
             manufacture_year=today.year - age,
             model_year=today.year - age,
             category=category,

@@ -9,8 +9,9 @@ from typing import Any
 
 from lotacao.billing.models import Charge
 from lotacao.billing.services import issue_charge
-from lotacao.core.demo import PLATE_PREFIX, REASON, _cpf
 from lotacao.core.models import Jurisdiction
+from lotacao.core.sample_ids import sample_cpf
+from lotacao.demo.base import PLATE_PREFIX, REASON
 from lotacao.permits import rules, services
 from lotacao.permits.models import Permit
 from lotacao.registry import services as registry
@@ -37,7 +38,7 @@ def _term(code: str, start: dt.date) -> dt.date:
 
 
 def _extra_holder(jurisdiction: Jurisdiction, index: int, n: int, summary: Any) -> tuple[Holder, Vehicle]:
-    cpf = _cpf(100_500_000 + index * 1000 + n)
+    cpf = sample_cpf(100_500_000 + index * 1000 + n)
     person = Person.unscoped.filter(jurisdiction=jurisdiction, cpf=cpf).first() or registry.create_person(
         actor=None,
         jurisdiction=jurisdiction,
