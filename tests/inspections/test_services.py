@@ -587,3 +587,17 @@ def test_demo_has_insurance_notices_seals_and_a_campaign(db: Any) -> None:
     assert ReregistrationCampaign.objects.filter(jurisdiction_id="recife", year=TODAY.year).exists()
     again = demo.load(TODAY)
     assert again.created == 0
+
+
+def test_clearance_that_fails_refuses_the_inspection_instead_of_clearing(
+    marica: Any, monkeypatch: Any
+) -> None:
+    from lotacao.billing import selectors as billing_selectors
+
+    def broken(**kwargs: Any) -> Any:
+        raise RuntimeError("cobranças indisponíveis")
+
+    monkeypatch.setattr(billing_selectors, "clearance", broken)
+    with pytest.raises(RuntimeError, match="cobranças indisponíveis"):
+        _schedule(marica["vehicle"])
+    assert not Inspection.objects.filter(vehicle=marica["vehicle"], status="scheduled").exists()

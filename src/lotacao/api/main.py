@@ -7,14 +7,19 @@ screens, so tenancy and permissions are the same.
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
 
 from lotacao.api.auth import AUTH
+from lotacao.documents import api as documents_api
+from lotacao.enforcement import api as enforcement_api
+from lotacao.enforcement import api_fines, api_measures, api_process
+from lotacao.inspections import api as inspections_api
+from lotacao.permits import api as permits_api
+from lotacao.public import api as public_api
+from lotacao.registry import api as registry_api
 
 api = NinjaAPI(
     title="Lotação",
@@ -26,20 +31,20 @@ api = NinjaAPI(
     auth=AUTH,
 )
 
-# (prefix, module): each module defines `router`; the public one sets auth=None on its router.
+# (prefix, router): the public router sets auth=None itself.
 ROUTERS = [
-    ("/registry", "lotacao.registry.api"),
-    ("/permits", "lotacao.permits.api"),
-    ("/documents", "lotacao.documents.api"),
-    ("/inspections", "lotacao.inspections.api"),
-    ("/infraction-notices", "lotacao.enforcement.api"),
-    ("", "lotacao.enforcement.api_measures"),  # /infraction-notices/{id}/measures, /measures/...
-    ("/fines", "lotacao.enforcement.api_fines"),
-    ("/due-process", "lotacao.enforcement.api_process"),
-    ("/public", "lotacao.public.api"),
+    ("/registry", registry_api.router),
+    ("/permits", permits_api.router),
+    ("/documents", documents_api.router),
+    ("/inspections", inspections_api.router),
+    ("/infraction-notices", enforcement_api.router),
+    ("", api_measures.router),  # /infraction-notices/{id}/measures, /measures/...
+    ("/fines", api_fines.router),
+    ("/due-process", api_process.router),
+    ("/public", public_api.router),
 ]
-for prefix, module in ROUTERS:
-    api.add_router(prefix, import_module(module).router)
+for prefix, router in ROUTERS:
+    api.add_router(prefix, router)
 
 
 @api.exception_handler(ValidationError)

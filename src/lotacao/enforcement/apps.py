@@ -5,3 +5,12 @@ class EnforcementConfig(AppConfig):
     name = "lotacao.enforcement"
     label = "enforcement"
     verbose_name = "Fiscalização"
+
+    def ready(self) -> None:
+        # Answer the seams lower layers ask through (lotacao.core.providers).
+        from lotacao.core import providers
+        from lotacao.enforcement import effects, measures, queue
+
+        providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
+        providers.provide("public_vehicle_info", "enforcement.effects", effects.public_vehicle_info)
+        providers.provide("work_items", "enforcement", queue.items)

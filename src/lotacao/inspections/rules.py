@@ -4,17 +4,16 @@
 - `assess(...)`: the engine's `vehicle` kind (admission, stay, replacement, inspection);
 - `age_limit(vehicle, on)`: the first day the vehicle is over its age limit (`vehicle.max_age`),
   and `replacement_deadline(...)`: the engine's `vehicle_replacement` deadline from that day;
-- `clearance(...)`: the billing app's clearance check (quitação), imported lazily.
+- `clearance(...)`: the billing app's clearance check (quitação).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
+from lotacao.billing import selectors as billing_selectors
 from lotacao.core import law
 from lotacao.core.formats import br_date
 from lotacao.core.law import evaluate_case, pack_for
@@ -132,14 +131,12 @@ class Clearance:
 def clearance(holder: Any, on: dt.date, procedure: str) -> Clearance:
     """Ask the billing app whether unpaid fines or fees block `procedure` (quitação).
 
-    Without a holder, or before the billing app provides its selector, nothing blocks.
+    Without a holder (a vehicle not yet tied to one) there is no debt to look for. An error in
+    billing propagates: it never reads as "cleared".
     """
-    if holder is None or find_spec("lotacao.billing.selectors") is None:
+    if holder is None:
         return Clearance(True)
-    check = getattr(import_module("lotacao.billing.selectors"), "clearance", None)
-    if check is None:
-        return Clearance(True)
-    result = check(holder=holder, on=on, procedure=procedure)
+    result = billing_selectors.clearance(holder=holder, on=on, procedure=procedure)
     return _as_clearance(result)
 
 

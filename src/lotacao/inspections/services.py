@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -19,6 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import record, snapshot
+from lotacao.billing.services import issue_charge
+from lotacao.core import providers
 from lotacao.core.law import evaluate_case
 from lotacao.core.models import Jurisdiction
 from lotacao.core.services import create_audited, update_audited
@@ -138,17 +138,9 @@ def update_vehicle(
 
 
 def _permit_of(vehicle: Vehicle) -> Any:
-    """The permit the vehicle serves, where the permits app provides one (imported lazily)."""
-    if find_spec("lotacao.permits.models") is None:
-        return None
-    permit_model = getattr(import_module("lotacao.permits.models"), "Permit", None)
-    if permit_model is None or not any(f.name == "vehicle" for f in permit_model._meta.get_fields()):
-        return None
-    live = getattr(permit_model, "LIVE", None)
-    qs = permit_model._base_manager.filter(vehicle=vehicle)
-    if live:
-        qs = qs.filter(status__in=live)
-    return qs.order_by("-pk").first()
+    """The live permit the vehicle serves (asked of the permits app through its seam)."""
+    ((_name, permit_of),) = providers.providers("vehicle_permit")
+    return permit_of(vehicle)
 
 
 @transaction.atomic
@@ -571,16 +563,13 @@ def _fees(code: str, on: dt.date) -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def _issue_charges(holder: Any, fees: list[dict[str, Any]], on: dt.date, actor: Any, reason: str) -> None:
-    """Hand the fees to the billing app where it exists (lotacao.billing.services.issue_charge)."""
-    if holder is None or find_spec("lotacao.billing.services") is None:
-        return
-    issue = getattr(import_module("lotacao.billing.services"), "issue_charge", None)
-    if issue is None:
+    """Hand the fees to the billing app as charges of the holder."""
+    if holder is None:
         return
     for fee in fees:
         if fee["amount"] in (None, "0.00"):
             continue
-        charge = issue(
+        charge = issue_charge(
             actor=actor,
             holder=holder,
             kind="fee",

@@ -5,3 +5,12 @@ class PermitsConfig(AppConfig):
     name = "lotacao.permits"
     label = "permits"
     verbose_name = "Permissões"
+
+    def ready(self) -> None:
+        # Answer the seams lower layers ask through (lotacao.core.providers).
+        from lotacao.core import providers
+        from lotacao.permits import queue, selectors
+
+        providers.provide("public_vehicle_info", "permits", selectors.public_vehicle_info)
+        providers.provide("work_items", "permits", queue.items)
+        providers.provide("vehicle_permit", "permits", selectors.vehicle_permit)

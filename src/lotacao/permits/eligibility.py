@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import asdict, dataclass, field
-from importlib import import_module
 from typing import Any
 
 from django.db.models import Q
@@ -16,6 +15,7 @@ from django.db.models import Q
 from lotacao.billing.selectors import clearance
 from lotacao.core.formats import br_date
 from lotacao.core.law import evaluate_case
+from lotacao.documents import selectors as document_selectors
 from lotacao.permits import rules
 from lotacao.permits.models import Ban, Permit
 
@@ -45,8 +45,8 @@ class Eligibility:
 
 
 def _documents_module() -> Any:
-    """H5's document selectors (imported lazily; tests may replace `document_check`)."""
-    return import_module("lotacao.documents.selectors")
+    """The document selectors (a function, so that tests may replace `document_check`)."""
+    return document_selectors
 
 
 def active_bans(*, person: Any = None, company: Any = None, on: dt.date) -> list[Ban]:

@@ -41,6 +41,11 @@ def last_permit_for_vehicle(vehicle: Any) -> Permit | None:
     )
 
 
+def vehicle_permit(vehicle: Any) -> Permit | None:
+    """The live (active or suspended) permit a vehicle serves, the newest if several."""
+    return Permit._base_manager.filter(vehicle=vehicle, status__in=Permit.LIVE).order_by("-pk").first()
+
+
 def public_vehicle_info(vehicle: Any, on: dt.date) -> dict[str, Any]:
     """What the public may know about a vehicle's permit on `on` (no personal data)."""
     permit = active_permit_for_vehicle(vehicle, on) or last_permit_for_vehicle(vehicle)

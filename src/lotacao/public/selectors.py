@@ -1,30 +1,24 @@
 """What the public may know about a vehicle: authorized or not, permit number, line, seal validity.
 
 No personal data of anyone (no name, CPF or CNPJ) ever leaves this module. Each app that knows
-part of the answer exposes `public_vehicle_info(vehicle, on) -> dict` in its selectors module;
-this module merges them (permits: permit number, line, status; inspections: seal validity).
+part of the answer provides `public_vehicle_info(vehicle, on) -> dict` through the seam of that
+name (lotacao.core.providers); this module merges them (permits: permit number, line, status;
+inspections: seal validity; enforcement: measures and effects in force).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from importlib import import_module
-from importlib.util import find_spec
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from lotacao.core import providers
 from lotacao.core.validators import normalize_plate
 from lotacao.registry.models import Vehicle
 
-PROVIDERS = [
-    "lotacao.permits.selectors",
-    "lotacao.inspections.selectors",
-    "lotacao.enforcement.measures",
-    "lotacao.enforcement.effects",
-]
 PUBLIC_KEYS = {
     "authorized",
     "permit_number",
@@ -60,12 +54,7 @@ def vehicle_status(raw_plate: str, on: dt.date | None = None) -> dict[str, Any]:
         info: dict[str, Any] = {}
         verdicts: list[bool] = []
         reasons: list[str] = []
-        for module in PROVIDERS:
-            if find_spec(module) is None:
-                continue
-            provider = getattr(import_module(module), "public_vehicle_info", None)
-            if provider is None:
-                continue
+        for _name, provider in providers.providers("public_vehicle_info"):
             part = dict(provider(vehicle, day))
             if "authorized" in part:
                 verdicts.append(bool(part.pop("authorized")))

@@ -1,6 +1,7 @@
 """Refresh the work queue from every app's providers (the nightly `build_work_queue` job).
 
-A provider is a module with `items(today, horizon) -> Iterable[WorkItemSpec]`: whatever expires,
+A provider is a function `items(today, horizon) -> Iterable[WorkItemSpec]` given to the
+`work_items` seam (lotacao.core.providers): whatever expires,
 falls due or waits for action within `horizon` days (or is already overdue). Items no longer
 produced are closed; open items keep their first date.
 """
@@ -10,19 +11,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import import_module
-from importlib.util import find_spec
 
 from django.db import transaction
 
+from lotacao.core import providers
 from lotacao.workqueue.models import WorkItem
-
-PROVIDERS = [
-    "lotacao.documents.queue",
-    "lotacao.enforcement.queue",
-    "lotacao.inspections.queue",
-    "lotacao.permits.queue",
-]
 
 
 @dataclass(frozen=True)
@@ -43,10 +36,8 @@ class RefreshResult:
 
 
 def collect(today: dt.date, horizon: int) -> Iterable[WorkItemSpec]:
-    for module in PROVIDERS:
-        if find_spec(module) is None:
-            continue
-        yield from import_module(module).items(today, horizon)
+    for _name, items in providers.providers("work_items"):
+        yield from items(today, horizon)
 
 
 def open_item(spec: WorkItemSpec, today: dt.date) -> WorkItem | None:

@@ -1,0 +1,110 @@
+"""Seams through which a lower layer asks higher ones, filled at start-up and checked loudly.
+
+Imports run one way (see docs/architecture.md). When a lower app needs an answer only a higher
+one knows — the public plate check asks permits, inspections and enforcement whether a vehicle
+may operate; the nightly work queue asks every domain what falls due — the seam is declared
+here, in core (below everyone, so any app may name it), with the providers it expects, and each
+higher app *provides* its function from its `AppConfig.ready()`:
+
+    # lotacao/permits/apps.py, in ready():
+    providers.provide("work_items", "permits", queue.items)
+    # lotacao/workqueue/services.py, when it runs:
+    for name, items in providers.providers("work_items"): ...
+
+A seam with an expected provider missing fails `manage.py check` (and with it `migrate`,
+`runserver` and the test run) and raises `MissingProvider` when asked: a renamed module never
+reads as "nothing to check".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core import checks
+
+
+class MissingProvider(RuntimeError):
+    """An expected provider of a seam was never registered (a broken link between apps)."""
+
+
+@dataclass
+class Seam:
+    name: str
+    expected: tuple[str, ...]
+    doc: str
+    providers: dict[str, Callable[..., Any]] = field(default_factory=dict)
+
+    def missing(self) -> list[str]:
+        return [name for name in self.expected if name not in self.providers]
+
+
+_SEAMS: dict[str, Seam] = {}
+
+
+def declare(name: str, *, expected: tuple[str, ...], doc: str) -> Seam:
+    """Declare a seam and the providers it cannot work without (idempotent for the same list)."""
+    seam = _SEAMS.get(name)
+    if seam is None:
+        seam = _SEAMS[name] = Seam(name, tuple(expected), doc)
+    elif seam.expected != tuple(expected):
+        raise ValueError(f"seam {name!r} declared twice with different providers")
+    return seam
+
+
+def provide(name: str, provider: str, function: Callable[..., Any]) -> None:
+    """Register `function` as `provider`'s answer to the seam `name` (from AppConfig.ready())."""
+    seam = _SEAMS.get(name)
+    if seam is None:
+        raise MissingProvider(f"seam {name!r} is not declared; import the module that declares it first")
+    seam.providers[provider] = function
+
+
+def providers(name: str) -> list[tuple[str, Callable[..., Any]]]:
+    """The providers of a seam in the declared order; raises when an expected one is missing."""
+    seam = _SEAMS.get(name)
+    if seam is None:
+        raise MissingProvider(f"seam {name!r} is not declared")
+    missing = seam.missing()
+    if missing:
+        raise MissingProvider(f"seam {name!r} lacks its providers: {', '.join(missing)}")
+    ordered = [(p, seam.providers[p]) for p in seam.expected]
+    extra = [(p, f) for p, f in seam.providers.items() if p not in seam.expected]
+    return ordered + extra
+
+
+def seams() -> list[Seam]:
+    return list(_SEAMS.values())
+
+
+@checks.register()
+def check_providers(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """System check: every declared seam has every provider it expects."""
+    return [
+        checks.Error(
+            f"Ligação entre módulos ausente: o ponto {seam.name!r} espera {', '.join(seam.missing())}.",
+            hint=f"{seam.doc} Registre o fornecedor no AppConfig.ready() do módulo que o fornece.",
+            id="lotacao.E001",
+        )
+        for seam in _SEAMS.values()
+        if seam.missing()
+    ]
+
+
+# The seams of the system: who asks, what, and who must answer.
+declare(
+    "public_vehicle_info",
+    expected=("permits", "inspections", "enforcement.measures", "enforcement.effects"),
+    doc="A consulta pública de placas pergunta a cada domínio se há impedimento legal ao veículo.",
+)
+declare(
+    "work_items",
+    expected=("documents", "enforcement", "inspections", "permits"),
+    doc="A fila de trabalho noturna pergunta a cada domínio o que vence ou espera ação.",
+)
+declare(
+    "vehicle_permit",
+    expected=("permits",),
+    doc="As vistorias perguntam a que permissão o veículo serve.",
+)
