@@ -7,8 +7,7 @@ from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
 from lotacao.audit.models import AuditEvent, AuditLogIsAppendOnly
-from lotacao.audit.services import history
-from lotacao.core.services import update_audited
+from lotacao.audit.services import history, update_audited
 
 
 def test_creation_is_audited_with_who_what_and_why(world: Any) -> None:
@@ -28,6 +27,18 @@ def test_update_records_before_and_after(world: Any) -> None:
     assert event is not None
     assert (event.before, event.after) == ({"seats": 16}, {"seats": 15})
     assert event.actor == actor and event.reason == "Correção do CRLV"
+
+
+def test_an_update_saves_only_what_changed(world: Any) -> None:
+    """A stale copy of the row does not overwrite a field another writer changed meanwhile."""
+    from lotacao.registry.models import Vehicle
+
+    vehicle = world.objects["recife"]["registry.vehicle"]
+    stale = Vehicle.unscoped.get(pk=vehicle.pk)
+    Vehicle.unscoped.filter(pk=vehicle.pk).update(doors=3)
+    update_audited(actor=None, instance=stale, changes={"seats": 15}, reason="Correção do CRLV")
+    fresh = Vehicle.unscoped.get(pk=vehicle.pk)
+    assert (fresh.seats, fresh.doors) == (15, 3)
 
 
 def test_an_update_needs_a_reason(world: Any) -> None:

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
 from lotacao.accounts.models import HolderAccount, StaffMembership, User
-from lotacao.core.admin_base import AuditedAdmin
+from lotacao.audit.admin_base import AuditedAdmin
 
 
 class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]

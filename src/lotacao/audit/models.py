@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
+from lotacao.audit.actions import choices as action_choices
 from lotacao.core.tenancy import TenantQuerySet
 
 
@@ -43,7 +44,7 @@ class AuditEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     actor_label = models.CharField("quem", max_length=150)
-    action = models.CharField("ação", max_length=60)
+    action = models.CharField("ação", max_length=60, choices=action_choices)
     object_type = models.CharField("tipo", max_length=80)
     object_id = models.CharField("identificador", max_length=64)
     object_repr = models.CharField("registro", max_length=200, blank=True)

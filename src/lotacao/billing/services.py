@@ -9,9 +9,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.billing.models import Charge
 from lotacao.core.formats import br_date
-from lotacao.core.services import create_audited, update_audited
 from lotacao.registry.models import Holder
 
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from lotacao.core.admin_base import AuditedAdmin
+from lotacao.audit.admin_base import AuditedAdmin
 from lotacao.core.models import Jurisdiction
 
 

@@ -13,8 +13,8 @@ from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.formats import br_date
-from lotacao.core.services import create_audited, update_audited
 from lotacao.documents import permissions
 from lotacao.documents.models import Document, SensitiveAccess
 from lotacao.documents.rules import document_types

@@ -26,8 +26,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.law import entry, evaluate_case, pack_for, value
-from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import (
     AGENT_KINDS,
     CourseRequirement,

@@ -44,11 +44,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.billing import services as billing
 from lotacao.billing.models import Charge
 from lotacao.core.formats import br_date, brl
 from lotacao.core.law import entry, next_business_day_after, value
-from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import (
     AGENT_KINDS,
     Decision,

@@ -21,8 +21,8 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.law import entry
-from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
 from lotacao.enforcement.procedure import br as _pt
 from lotacao.enforcement.procedure import local_day as _local_day

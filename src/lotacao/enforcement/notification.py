@@ -20,8 +20,8 @@ from django.db import transaction
 from django.db.models import DateField, Min, Q, Value
 from django.utils import timezone
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.law import entry, evaluate_case, value
-from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeService
 from lotacao.enforcement.procedure import br as _br
 from lotacao.enforcement.procedure import local_day, silence

@@ -26,8 +26,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.law import entry, value
-from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import (
     AgendaItem,
     BodyMember,

@@ -14,10 +14,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from lotacao.audit.services import record, snapshot
+from lotacao.audit.services import create_audited, record, snapshot
 from lotacao.core.law import citation, evaluate_case, pack_for, resolve
 from lotacao.core.models import Jurisdiction
-from lotacao.core.services import create_audited
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeCounter, OffenderKind, PointsEntry
 from lotacao.law.errors import CaseError
 

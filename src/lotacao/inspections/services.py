@@ -16,12 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from lotacao.audit.services import record, snapshot
+from lotacao.audit.services import create_audited, record, snapshot, update_audited
 from lotacao.billing.services import issue_charge
 from lotacao.core import providers
 from lotacao.core.law import evaluate_case
 from lotacao.core.models import Jurisdiction
-from lotacao.core.services import create_audited, update_audited
 from lotacao.inspections import rules
 from lotacao.inspections.models import (
     COVERAGES,

@@ -16,12 +16,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from lotacao.audit.services import record
+from lotacao.audit.services import create_audited, record, update_audited
 from lotacao.billing.selectors import clearance
 from lotacao.core.formats import br_date
 from lotacao.core.law import evaluate_case
 from lotacao.core.models import Jurisdiction
-from lotacao.core.services import create_audited, update_audited
 from lotacao.permits import rules
 from lotacao.permits.eligibility import (
     Eligibility,

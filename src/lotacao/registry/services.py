@@ -11,9 +11,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from lotacao.audit.services import create_audited, update_audited
 from lotacao.core import law
 from lotacao.core.models import Jurisdiction
-from lotacao.core.services import create_audited, update_audited
 from lotacao.core.validators import normalize_cnpj, normalize_cpf, normalize_plate, normalize_renavam
 from lotacao.registry.models import (
     POSITION_LABELS,

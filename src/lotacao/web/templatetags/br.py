@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 from django.utils import timezone
 
-from lotacao.audit.labels import action_label
+from lotacao.audit import actions
 from lotacao.core.formats import br_date, brl
 
 register = template.Library()
@@ -50,5 +50,8 @@ def display_value(value: Any) -> str:
 
 @register.filter(name="acao")
 def action_filter(value: str) -> str:
-    """An audit action code as people read it: permit.granted → outorga."""
-    return action_label(str(value))
+    """An audit action as people read it: permit.granted → outorga da permissão."""
+    try:
+        return actions.label(str(value))
+    except actions.UndeclaredAuditAction:  # an event written before its action was declared
+        return "registro"

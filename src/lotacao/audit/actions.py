@@ -1,0 +1,153 @@
+"""Every audit action, declared once with the Portuguese label a record's history shows.
+
+An action is `<object>.<verb>`. Writing an undeclared action raises `UndeclaredAuditAction`, so a
+new service cannot leave a code like `enforcement.notice_served` on a clerk's screen: declare it
+here first. The generic `<model>.created`, `<model>.updated` and `<model>.deleted` written by
+`create_audited`, `update_audited` and the operator's admin are declared for every model of the
+system (labelled "cadastro", "alteração", "exclusão": the history is always a record's own).
+"""
+
+from __future__ import annotations
+
+from django.apps import apps
+
+
+class UndeclaredAuditAction(ValueError):
+    """An audit action that has no Portuguese label in ACTIONS."""
+
+
+ACTIONS: dict[str, str] = {
+    # registries and accounts
+    "agency_value.created": "registro de valor da lei",
+    "agency_value.annulled": "anulação de valor da lei",
+    "api_token.created": "emissão de chave de acesso à API",
+    "vehicle.deregistered": "baixa do veículo",
+    # permits and agents
+    "permit.applied": "requerimento de permissão",
+    "permit.assessed": "análise de requisitos",
+    "permit.received": "recebimento de documentos do requerimento",
+    "permit.granted": "outorga da permissão",
+    "permit.imported": "importação do cadastro existente",
+    "permit.renewed": "prorrogação da permissão",
+    "permit.suspended": "suspensão da permissão",
+    "permit.reinstated": "reativação da permissão",
+    "permit.revoked": "cassação da permissão",
+    "permit.transferred": "transferência da permissão",
+    "permit.withdrawn": "desistência da permissão",
+    "permit.expired": "fim do prazo da permissão",
+    "permit.vehicle_replaced": "substituição de veículo",
+    "agent.added": "inclusão de preposto",
+    "agent.imported": "importação de preposto do cadastro existente",
+    "agent.ended": "encerramento do vínculo de preposto",
+    "agent.suspended": "suspensão do registro de preposto",
+    "ban.recorded": "registro de impedimento",
+    # documents
+    "document.uploaded": "documento recebido",
+    "document.accepted": "documento aceito",
+    "document.refused": "documento recusado",
+    # billing
+    "charge.issued": "emissão de cobrança",
+    "charge.paid": "pagamento de cobrança",
+    "charge.cancelled": "cancelamento de cobrança",
+    "charge.contested": "contestação de cobrança",
+    # vehicles and inspections
+    "inspection.scheduled": "agendamento de vistoria",
+    "inspection.passed": "vistoria aprovada",
+    "inspection.failed": "vistoria reprovada",
+    "inspection.cancelled": "vistoria cancelada",
+    "irregularity_notice.issued": "emissão de notificação de irregularidade",
+    "irregularity_notice.resolved": "irregularidade sanada",
+    "seal.issued": "emissão de selo de vistoria",
+    "reregistration_campaign.opened": "abertura de recadastramento",
+    "reregistration.done": "recadastramento feito",
+    # enforcement: notices and notification
+    "enforcement.notice_drawn_up": "lavratura do auto de infração",
+    "enforcement.penalty_overridden": "penalidade ajustada pelo órgão",
+    "enforcement.points_added": "pontos lançados no prontuário",
+    "enforcement.notice_sent": "envio da notificação",
+    "enforcement.notice_notification": "registro de notificação",
+    "enforcement.notice_served": "notificação do autuado",
+    "enforcement.notice_served_late": "notificação fora do prazo",
+    "enforcement.notice_attempt_failed": "tentativa de notificação sem êxito",
+    "enforcement.notice_ar_returned": "aviso de recebimento devolvido",
+    "enforcement.notice_archived": "arquivamento do auto",
+    "enforcement.notice_decided": "decisão sobre o auto",
+    "enforcement.late_decided": "decisão sobre auto notificado fora do prazo",
+    # enforcement: due process
+    "enforcement.filing_recorded": "protocolo de defesa ou recurso",
+    "enforcement.filing_late": "protocolo fora do prazo",
+    "enforcement.filing_judged": "julgamento de defesa ou recurso",
+    "enforcement.filing_diligence": "diligência determinada",
+    "enforcement.body_member_added": "inclusão de membro do colegiado",
+    "enforcement.session_scheduled": "sessão de julgamento marcada",
+    "enforcement.session_opened": "abertura da sessão de julgamento",
+    "enforcement.session_agenda": "pauta da sessão",
+    "enforcement.session_closed": "encerramento da sessão de julgamento",
+    "enforcement.decision_upheld": "decisão: penalidade mantida",
+    "enforcement.decision_annulled": "decisão: auto anulado",
+    "enforcement.decision_changed": "decisão: penalidade alterada",
+    "enforcement.decision_not_known": "decisão: recurso não conhecido",
+    "enforcement.decision_lapsed": "decisão: sem defesa no prazo",
+    "enforcement.decision_served": "notificação da decisão",
+    "enforcement.decision_final": "decisão definitiva",
+    "enforcement.decision_effects": "efeitos da decisão definitiva",
+    # enforcement: sanctions
+    "enforcement.fine_issued": "emissão da multa",
+    "enforcement.fine_synced": "multa atualizada",
+    "enforcement.fine_slip_issued": "emissão de guia de pagamento",
+    "enforcement.fine_paid": "pagamento da multa",
+    "enforcement.fine_offset": "compensação da multa com créditos",
+    "enforcement.fine_refunded": "restituição da multa",
+    "enforcement.fine_cancelled": "cancelamento da multa",
+    "enforcement.fine_amount_changed": "valor da multa alterado",
+    "enforcement.measure_applied": "aplicação de medida administrativa",
+    "enforcement.measure_condition_met": "condição de liberação cumprida",
+    "enforcement.measure_released": "liberação da medida administrativa",
+    "enforcement.suspension_awaiting_proof": "suspensão aguardando comprovação",
+    "enforcement.suspension_proof": "comprovação para encerrar a suspensão",
+    "enforcement.suspension_followup": "acompanhamento da suspensão",
+    "enforcement.suspension_ended": "fim da suspensão",
+    "enforcement.revocation_process_opened": "abertura de processo de cassação",
+    "enforcement.revocation_dismissed": "processo de cassação arquivado",
+    "enforcement.revocation_act": "ato de cassação",
+    "enforcement.course_required": "curso obrigatório determinado",
+    "enforcement.course_completed": "curso obrigatório concluído",
+    "enforcement.intervention_decreed": "decretação de intervenção",
+    "enforcement.intervention_procedure": "processo da intervenção",
+    "enforcement.intervention_concluded": "conclusão da intervenção",
+    "enforcement.intervention_void": "intervenção declarada nula",
+}
+
+GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}
+
+
+def _model_names() -> set[str]:
+    return {str(m._meta.model_name) for m in apps.get_models() if m.__module__.startswith("lotacao.")}
+
+
+def label(action: str) -> str:
+    """The Portuguese label of a declared action; raises for an undeclared one."""
+    if action in ACTIONS:
+        return ACTIONS[action]
+    model, _, verb = action.rpartition(".")
+    if verb in GENERIC and model in _model_names():
+        return GENERIC[verb]
+    raise UndeclaredAuditAction(f"audit action {action!r} is not declared in lotacao.audit.actions")
+
+
+def is_declared(action: str) -> bool:
+    try:
+        label(action)
+    except UndeclaredAuditAction:
+        return False
+    return True
+
+
+def choices() -> list[tuple[str, str]]:
+    """Every declared action with its label (the field's choices; the admin's filter)."""
+    generic = [
+        (f"{model}.{verb}", word)
+        for model in sorted(_model_names())
+        for verb, word in GENERIC.items()
+    ]
+    return sorted(ACTIONS.items()) + generic
