@@ -70,7 +70,7 @@ def _make_world() -> World:
         line = services.create_line(
             actor=None, jurisdiction=j, code=f"L{seed}", name=f"Linha de {j.name}", reason="teste"
         )
-        from lotacao.core.agency_values import set_agency_value
+        from lotacao.web.agency_values import set_agency_value
 
         holiday = set_agency_value(
             actor=None,

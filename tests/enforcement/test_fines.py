@@ -19,11 +19,11 @@ from django.urls import reverse
 from lotacao.audit.models import AuditEvent
 from lotacao.billing.models import Charge
 from lotacao.billing.selectors import clearance
-from lotacao.core.agency_values import set_agency_value
 from lotacao.core.law import evaluate_case
 from lotacao.enforcement import fines, services
 from lotacao.enforcement.fines_pdf import slip_html
 from lotacao.enforcement.models import Decision, Filing, Fine, InfractionNotice
+from lotacao.web.agency_values import set_agency_value
 from lotacao.workqueue.models import WorkItem
 from lotacao.workqueue.services import refresh
 from tests.enforcement.conftest import at, make_jurisdiction

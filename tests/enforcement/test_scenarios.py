@@ -14,13 +14,13 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from lotacao.billing.selectors import clearance
-from lotacao.core.agency_values import set_agency_value
 from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement import fines, measures, process, services
 from lotacao.enforcement.models import BodyMember, Decision, Fine, InfractionNotice, Session
 from lotacao.enforcement.notification import record_notification
 from lotacao.registry import services as registry
 from lotacao.registry.models import Holder, Line
+from lotacao.web.agency_values import set_agency_value
 from tests.enforcement.conftest import at, make_jurisdiction
 
 pytestmark = pytest.mark.django_db

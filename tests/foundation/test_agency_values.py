@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 
 from lotacao.audit.services import history
 from lotacao.core import law
-from lotacao.core.agency_values import annul_agency_value, set_agency_value
 from lotacao.core.models import AgencyValue
+from lotacao.web.agency_values import annul_agency_value, set_agency_value
 
 
 def test_an_undefined_value_supplied_by_the_agency_is_used_by_the_engine(world: Any) -> None:

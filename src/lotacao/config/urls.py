@@ -12,7 +12,7 @@ urlpatterns = [
     path("vistorias/", include("lotacao.inspections.urls")),
     path("fiscalizacao/", include("lotacao.enforcement.urls")),
     path("fila/", include("lotacao.workqueue.urls")),
-    path("lei/", include("lotacao.core.urls")),
+    path("lei/", include("lotacao.web.urls_law")),
     path("publico/", include("lotacao.public.urls")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

@@ -14,8 +14,8 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
 
+from lotacao.audit.views_base import ScopedDetailView, ScopedListView
 from lotacao.core.models import Jurisdiction
-from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.enforcement import permissions, selectors, services
 from lotacao.enforcement.forms import NoticeForm
 from lotacao.enforcement.idempotency import run_once

@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views import View
 
-from lotacao.core.views_base import ScopedDetailView
+from lotacao.audit.views_base import ScopedDetailView
 from lotacao.enforcement import effects, permissions
 from lotacao.enforcement.models import Intervention, RevocationProcess, SuspensionFollowUp
 from lotacao.permits.models import Permit

@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
+from lotacao.audit.views_base import ScopedDetailView
 from lotacao.billing.models import Charge
 from lotacao.core.validators import normalize_plate
-from lotacao.core.views_base import ScopedDetailView
 from lotacao.permits import actions, services
 from lotacao.permits.eligibility import check_eligibility
 from lotacao.permits.forms import ACTION_FORMS, ApplicationForm, GrantForm

@@ -3,7 +3,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lotacao.core.views_base import ScopedDetailView, ScopedListView
+from lotacao.audit.views_base import ScopedDetailView, ScopedListView
 from lotacao.registry.models import Holder, Line, Person, Vehicle
 
 

@@ -19,9 +19,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views import View
 
+from lotacao.audit.views_base import ScopedDetailView, ScopedListView
 from lotacao.core import law
 from lotacao.core.models import Jurisdiction
-from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.documents import permissions as document_permissions
 from lotacao.documents.summary import person_documents
 from lotacao.registry import services

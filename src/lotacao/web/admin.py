@@ -1,3 +1,5 @@
+"""The operator's admin for the jurisdictions (core has no admin of its own: it sits below audit)."""
+
 from django.contrib import admin
 
 from lotacao.audit.admin_base import AuditedAdmin

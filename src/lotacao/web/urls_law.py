@@ -1,8 +1,8 @@
 from django.urls import path
 
-from lotacao.core import views
+from lotacao.web import views_law as views
 
-app_name = "core"
+app_name = "law"
 urlpatterns = [
     path("", views.LawValues.as_view(), name="values"),
     path("valores/<int:pk>/", views.AgencyValueDetail.as_view(), name="value"),

@@ -13,11 +13,11 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
-from lotacao.core import agency_values
-from lotacao.core.forms import AgencyValueForm, AnnulForm, parse_value
 from lotacao.core.law import pack_for
 from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.law.packs import get_pack
+from lotacao.web import agency_values
+from lotacao.web.forms_law import AgencyValueForm, AnnulForm, parse_value
 
 
 def _managed(request: HttpRequest) -> Jurisdiction:
@@ -61,7 +61,7 @@ class LawValues(LoginRequiredMixin, View):
 
     def get(self, request: HttpRequest) -> HttpResponse:
         jurisdiction = _managed(request)
-        return render(request, "core/law_values.html", self._context(jurisdiction, None))
+        return render(request, "web/law/law_values.html", self._context(jurisdiction, None))
 
     def post(self, request: HttpRequest) -> HttpResponse:
         jurisdiction = _managed(request)
@@ -89,7 +89,7 @@ class LawValues(LoginRequiredMixin, View):
                     f"Valor de {data['parameter']} registrado a partir de {data['valid_from']:%d/%m/%Y}.",
                 )
                 return redirect(f"{request.path}?j={jurisdiction.code}")
-        return render(request, "core/law_values.html", self._context(jurisdiction, form), status=400)
+        return render(request, "web/law/law_values.html", self._context(jurisdiction, form), status=400)
 
 
 class AgencyValueDetail(LoginRequiredMixin, View):
@@ -109,7 +109,7 @@ class AgencyValueDetail(LoginRequiredMixin, View):
         can_annul = obj.annulled_at is None and access.has_role(obj.jurisdiction_id, "gestor")
         return render(
             request,
-            "core/agency_value.html",
+            "web/law/agency_value.html",
             {
                 "object": obj,
                 "title": str(obj),
@@ -138,5 +138,5 @@ class AgencyValueDetail(LoginRequiredMixin, View):
                 form.add_error("reason", error)
             else:
                 messages.success(request, "Valor anulado.")
-                return redirect("core:value", pk=obj.pk)
+                return redirect("law:value", pk=obj.pk)
         return self._render(request, obj, form, status=400)
