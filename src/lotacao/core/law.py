@@ -5,16 +5,63 @@ what the law leaves undefined, or the agency's own acts) are layered on the law'
 way everywhere: `pack_for(code)` for parameters and catalogues, `evaluate_case(case)` for the
 engine's decisions. A process keeps the layered pack for a few seconds (`TTL`); a write in this
 process refreshes it at once, other processes within the TTL.
+
+One lookup, one meaning: `entry(code, parameter, on)` is the dated entry in force (its status says
+whether the law gives a value, leaves it undefined or repealed it), or None when the law does not
+regulate the matter at all; `value(...)` is that entry's value, or None for any of those cases.
+
+An engine error is a validation error: a case the engine cannot answer (a date before the law
+took effect, a value of the wrong type) raises `LawError`, a Django `ValidationError` with the
+engine's Portuguese message, which the API answers with 422 and a screen shows as a form error.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import time
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from django.core.exceptions import ValidationError
 
 from lotacao.law import evaluate as engine
+from lotacao.law.errors import CaseError
 from lotacao.law.packs import Entry, Pack, get_pack
+
+T = TypeVar("T")
+
+
+class LawError(ValidationError):
+    """The engine could not answer (`code` and `field` as the engine gave them)."""
+
+    def __init__(self, error: CaseError) -> None:
+        super().__init__(error.message, code=error.code)
+        self.engine_code = error.code
+        self.field = error.field
+
+
+def _before_the_law(pack: Pack, on: dt.date) -> LawError:
+    return LawError(
+        CaseError(
+            "date_before_law",
+            f"A data {on:%d/%m/%Y} é anterior à vigência da lei: a {pack.law} vale desde "
+            f"{pack.start:%d/%m/%Y}.",
+        )
+    )
+
+
+@contextmanager
+def _engine_errors() -> Iterator[None]:
+    try:
+        yield
+    except CaseError as error:
+        raise LawError(error) from error
+
+
+def _guarded(call: Callable[[], T]) -> T:
+    with _engine_errors():
+        return call()
 
 TTL = 5.0
 _CACHE: dict[str, tuple[float, dict[str, list[dict[str, Any]]], Pack]] = {}
@@ -63,7 +110,7 @@ def evaluate_case(case: dict[str, Any]) -> dict[str, Any]:
     """The engine's answer to a contract case, with the agency's values of that jurisdiction."""
     code = case.get("jurisdiction")
     overrides = _layered(code)[0] if isinstance(code, str) and code in _known() else None
-    return engine.evaluate_case(case, overrides=overrides or None)
+    return _guarded(lambda: engine.evaluate_case(case, overrides=overrides or None))
 
 
 def _known() -> set[str]:
@@ -76,7 +123,11 @@ def entry(jurisdiction_code: str, parameter: str, on: dt.date) -> Entry | None:
     """The dated entry in force (value, undefined or repealed), or None when the pack has no such
     parameter (a law that does not regulate the matter)."""
     pack = pack_for(jurisdiction_code)
-    return pack.resolve(parameter, on) if pack.has(parameter) else None
+    if not pack.has(parameter):
+        return None
+    if on < pack.start:
+        raise _before_the_law(pack, on)
+    return _guarded(lambda: pack.resolve(parameter, on))
 
 
 def value(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:
@@ -85,14 +136,14 @@ def value(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:
     return found.value if found is not None and found.status == "value" else None
 
 
-def resolve(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:
-    """The value of a parameter in force on a date (None when it is undefined or not in force)."""
-    entry = pack_for(jurisdiction_code).resolve(parameter, on)
-    return entry.value if entry.status == "value" else None
+# Kept while the enforcement and registry modules move to `value` (same meaning).
+resolve = value
 
 
 def citation(jurisdiction_code: str, parameter: str, on: dt.date) -> str:
-    return str(pack_for(jurisdiction_code).resolve(parameter, on).citation)
+    """The citation of the entry in force ("" when the law does not regulate the matter)."""
+    found = entry(jurisdiction_code, parameter, on)
+    return str(found.citation) if found is not None else ""
 
 
 def next_business_day_after(jurisdiction_code: str, day: dt.date) -> dt.date:
@@ -104,4 +155,4 @@ def next_business_day_after(jurisdiction_code: str, day: dt.date) -> dt.date:
     pack = pack_for(jurisdiction_code)
     municipal = value(jurisdiction_code, "calendar.municipal_holidays", day) or []
     calendar = Calendar(pack.calendar.get("country", "BR"), pack.calendar.get("subdivision"), municipal)
-    return calendar.first_business_day_after(day)
+    return _guarded(lambda: calendar.first_business_day_after(day))
