@@ -21,7 +21,7 @@ from typing import Any
 
 from lotacao.law.context import Context
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import OFFENDERS, Pack
+from lotacao.law.pack_model import OFFENDERS, Pack
 from lotacao.law.penalty_config import (
     UNLICENSED_CODE,
     Config,

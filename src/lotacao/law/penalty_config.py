@@ -32,7 +32,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from lotacao.law.errors import PackError
-from lotacao.law.packs import MEASURES, OFFENDERS, Entry, Pack
+from lotacao.law.pack_model import MEASURES, OFFENDERS, Entry, Pack
 
 PENALTY_TYPES = ("warning", "fine", "suspension", "revocation", "course", "intervention")
 SCOPES = ("same_group", "same_code")

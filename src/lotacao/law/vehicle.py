@@ -24,7 +24,7 @@ from typing import Any
 
 from lotacao.law.context import Context, check_keys, get, get_choice, get_decimal, get_int
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import Entry, Pack
+from lotacao.law.pack_model import Entry, Pack
 from lotacao.law.units import brl, dec
 
 FIELDS = frozenset({"action", "vehicle", "replaced", "modality"})
