@@ -22,14 +22,13 @@ from typing import Any
 from lotacao.law.context import Context
 from lotacao.law.errors import CaseError
 from lotacao.law.pack_model import OFFENDERS, Pack
-from lotacao.law.penalty_config import (
+from lotacao.law.penalty_config import Config, config_for
+from lotacao.law.penalty_rules import (
     UNLICENSED_CODE,
-    Config,
     FineTable,
     PenaltySpec,
     Rule,
     Window,
-    config_for,
     window_start,
 )
 from lotacao.law.units import brl, number_pt, plain
