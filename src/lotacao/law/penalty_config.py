@@ -75,7 +75,7 @@ class Config:
     code_lists: dict[str, CodeList]
     interpretations: frozenset[str]  # parameters (among the above) that carry an interpretation
     code_groups: dict[str, str | None]  # catalogue code (and alias) -> group
-    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # penalty.py's per-period memo
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # penalty_amounts' per-period memo
 
 
 def compile_config(pack: Pack, day: dt.date) -> Config:
