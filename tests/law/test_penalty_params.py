@@ -9,7 +9,8 @@ import pytest
 
 from lotacao.law.evaluate import evaluate_case
 from lotacao.law.packs import available_packs, get_pack
-from lotacao.law.penalty_config import Window, compile_config, window_start
+from lotacao.law.penalty_config import compile_config
+from lotacao.law.penalty_rules import Window, window_start
 
 PACKS = available_packs()
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from lotacao.law.calendar import Calendar
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import Entry, Pack
+from lotacao.law.pack_model import Entry, Pack
 
 
 class Context:

@@ -17,7 +17,7 @@ from typing import Any
 
 from lotacao.law.context import Context, get_choice, pt_date
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import Pack
+from lotacao.law.pack_model import Pack
 
 FIELDS = frozenset({"deadline"})
 COUNTINGS = ("calendar_days", "business_days", "from_first_business_day", "before", "after")

@@ -16,7 +16,7 @@ from typing import Any
 
 from lotacao.law.context import Context, get_choice, get_decimal, get_int, pt_date
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import Pack
+from lotacao.law.pack_model import Pack
 from lotacao.law.units import FISCAL_UNITS, brl, dec, fiscal, money, number_pt
 
 FIELDS = frozenset({"fee", "demand_revenue", "months", "vehicles", "seats", "modality"})

@@ -17,7 +17,7 @@ from typing import Any
 
 from lotacao.law.context import Context, get_choice, get_int
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import Pack
+from lotacao.law.pack_model import Pack
 from lotacao.law.units import dec, number_pt
 
 FIELDS = frozenset(

@@ -26,143 +26,21 @@ import bisect
 import datetime as dt
 import weakref
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-from dateutil.relativedelta import relativedelta
+from lotacao.law.pack_model import Entry, Pack
+from lotacao.law.penalty_rules import (
+    SCOPES,
+    CodeList,
+    FineTable,
+    Rule,
+    RuleReader,
+    Threshold,
+    Window,
+)
 
-from lotacao.law.errors import PackError
-from lotacao.law.packs import MEASURES, OFFENDERS, Entry, Pack
-
-PENALTY_TYPES = ("warning", "fine", "suspension", "revocation", "course", "intervention")
-SCOPES = ("same_group", "same_code")
-UNLICENSED_CODE = "unlicensed_transport"
-ONE = Decimal(1)
-ZERO = Decimal(0)
-
-
-# --------------------------------------------------------------------------- windows
-
-
-@dataclass(frozen=True, slots=True)
-class Window:
-    """A period counted back from the case date: d lies in it when D − L < d ≤ D."""
-
-    unit: str  # days | months | years | unlimited
-    n: int
-
-    @property
-    def key(self) -> str:
-        """The key of a points total: days as digits (`"120"`), `"all"` when unlimited."""
-        if self.unit == "days":
-            return str(self.n)
-        if self.unit == "unlimited":
-            return "all"
-        return f"{self.n}{'m' if self.unit == 'months' else 'y'}"
-
-    @property
-    def label(self) -> str:
-        if self.unit == "unlimited":
-            return "sem limite de tempo"
-        if self.unit == "days":
-            return f"{self.n} dia{'s' if self.n != 1 else ''}"
-        if self.unit == "months":
-            return f"{self.n} {'mês' if self.n == 1 else 'meses'}"
-        return f"{self.n} ano{'s' if self.n != 1 else ''}"
-
-
-UNLIMITED = Window("unlimited", 0)
-_STARTS: dict[tuple[dt.date, Window], dt.date | None] = {}
-
-
-def window_start(day: dt.date, window: Window) -> dt.date | None:
-    """D − L (excluded from the window); None when the window is unlimited."""
-    key = (day, window)
-    try:
-        return _STARTS[key]
-    except KeyError:
-        pass
-    start: dt.date | None
-    if window.unit == "days":
-        start = day - dt.timedelta(days=window.n)
-    elif window.unit == "months":
-        start = day - relativedelta(months=window.n)
-    elif window.unit == "years":
-        start = day - relativedelta(years=window.n)
-    else:
-        start = None
-    if len(_STARTS) > 200_000:
-        _STARTS.clear()
-    _STARTS[key] = start
-    return start
-
-
-# --------------------------------------------------------------------------- compiled data
-
-
-@dataclass(frozen=True, slots=True)
-class FineTable:
-    key: str
-    param: str
-    status: str  # value | undefined | repealed
-    citation: str
-    reason: str | None
-    amount: Decimal | None = None
-    units: Decimal | None = None
-    unit: str | None = None
-    base_multiple: Decimal | None = None
-    by: str | None = None  # who supplied the value, when an agency override did
-
-
-@dataclass(frozen=True, slots=True)
-class PenaltySpec:
-    type: str
-    fine: str | None = None  # fine table key; None: the infraction's group
-    factor: Decimal = ONE
-    per_repeat: Decimal = ZERO
-    max: Decimal | None = None
-    days: int | None = None
-    ban_years: int | None = None
-    charged_to: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Earlier:
-    at_least: int
-    window: Window | None  # None: the recidivism window of the pack (or of the catalogue row)
-    scope: str | None  # None: penalty.recidivism_scope
-    codes_param: str | None  # a list parameter: only these codes count (and the new one must be one)
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    groups: frozenset[str] | None
-    codes: frozenset[str] | None
-    earlier: Earlier | None
-    penalty: PenaltySpec | None
-    measures: tuple[tuple[str, int | None], ...]
-    replaces: frozenset[str]
-    cites: tuple[str, ...]
-    citations: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Threshold:
-    window: Window
-    at_least: int
-    penalty: PenaltySpec
-    replaces: frozenset[str]
-    cites: tuple[str, ...]
-    citations: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CodeList:
-    param: str
-    status: str
-    codes: frozenset[str] | None
-    citation: str
-    reason: str | None
+# --------------------------------------------------------------------------- the compiled period
 
 
 @dataclass(slots=True)
@@ -197,347 +75,26 @@ class Config:
     code_lists: dict[str, CodeList]
     interpretations: frozenset[str]  # parameters (among the above) that carry an interpretation
     code_groups: dict[str, str | None]  # catalogue code (and alias) -> group
-    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # penalty.py's per-period memo
-
-
-# --------------------------------------------------------------------------- reading the pack
-
-
-class _Reader:
-    def __init__(self, pack: Pack, day: dt.date) -> None:
-        self.pack = pack
-        self.day = day
-
-    def entry(self, name: str) -> Entry | None:
-        if name not in self.pack.parameters:
-            return None
-        return self.pack.resolve(name, self.day)
-
-    def fail(self, name: str, message: str) -> PackError:
-        param = self.pack.parameters.get(name)
-        return PackError(param.file if param else name, 0, f"{name}: {message}")
-
-    def value(self, name: str) -> tuple[Entry | None, Any]:
-        entry = self.entry(name)
-        if entry is None or entry.status != "value":
-            return entry, None
-        return entry, entry.value
-
-    def window(self, name: str, raw: Any) -> Window:
-        if raw == "unlimited":
-            return UNLIMITED
-        if isinstance(raw, dict) and len(raw) == 1:
-            ((unit, n),) = raw.items()
-            if (
-                unit in ("days", "months", "years")
-                and isinstance(n, int)
-                and not isinstance(n, bool)
-                and n > 0
-            ):
-                return Window(str(unit), n)
-        raise self.fail(name, f"período inválido {raw!r}: use {{days|months|years: N}} ou unlimited")
-
-    def decimal(self, name: str, raw: Any, what: str) -> Decimal:
-        try:
-            if isinstance(raw, str | int) and not isinstance(raw, bool):
-                value = Decimal(raw)
-                if value.is_finite() and value >= 0:
-                    return value
-        except InvalidOperation:
-            pass
-        raise self.fail(name, f"{what} deve ser um decimal não negativo entre aspas, não {raw!r}")
-
-    def cites(self, name: str, raw: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        items = [raw] if isinstance(raw, str) else raw
-        if (
-            not isinstance(items, list)
-            or not items
-            or not all(isinstance(c, str) and c.strip() for c in items)
-        ):
-            raise self.fail(name, "cada regra precisa de `cite` (texto ou lista de textos)")
-        return tuple(items), tuple(self.pack.cite(c) for c in items)
-
-    def penalty(self, name: str, raw: Any) -> PenaltySpec:
-        if not isinstance(raw, dict):
-            raise self.fail(name, f"penalty deve ser um mapa, não {raw!r}")
-        allowed = {"type", "fine", "factor", "factor_per_repeat", "max", "days", "ban_years", "charged_to"}
-        extra = set(raw) - allowed
-        if extra:
-            raise self.fail(name, f"chave desconhecida em penalty: {sorted(extra)[0]!r}")
-        kind = raw.get("type")
-        if kind not in PENALTY_TYPES:
-            raise self.fail(name, f"tipo de penalidade desconhecido: {kind!r}")
-        for key in ("days", "ban_years"):
-            v = raw.get(key)
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v <= 0):
-                raise self.fail(name, f"{key} deve ser um inteiro positivo")
-        if kind == "suspension" and raw.get("days") is None:
-            raise self.fail(name, "suspensão precisa de days")
-        charged = raw.get("charged_to")
-        if charged is not None and charged not in OFFENDERS:
-            raise self.fail(name, f"charged_to desconhecido: {charged!r}")
-        fine = raw.get("fine")
-        if fine is not None and not isinstance(fine, str):
-            raise self.fail(name, "fine deve ser o nome de uma tabela de multa (penalty.fine.<nome>)")
-        return PenaltySpec(
-            type=str(kind),
-            fine=fine,
-            factor=self.decimal(name, raw["factor"], "factor") if "factor" in raw else ONE,
-            per_repeat=self.decimal(name, raw["factor_per_repeat"], "factor_per_repeat")
-            if "factor_per_repeat" in raw
-            else ZERO,
-            max=self.decimal(name, raw["max"], "max") if "max" in raw else None,
-            days=raw.get("days"),
-            ban_years=raw.get("ban_years"),
-            charged_to=charged,
-        )
-
-    def measures(self, name: str, raw: Any) -> tuple[tuple[str, int | None], ...]:
-        if raw is None:
-            return ()
-        if not isinstance(raw, list):
-            raise self.fail(name, "measures deve ser uma lista")
-        out: list[tuple[str, int | None]] = []
-        for m in raw:
-            if isinstance(m, str) and m in MEASURES:
-                out.append((m, None))
-            elif isinstance(m, dict) and m.get("type") in MEASURES and set(m) <= {"type", "days"}:
-                days = m.get("days")
-                if days is not None and (not isinstance(days, int) or isinstance(days, bool) or days <= 0):
-                    raise self.fail(name, "days de uma medida deve ser um inteiro positivo")
-                out.append((str(m["type"]), days))
-            else:
-                raise self.fail(name, f"medida desconhecida: {m!r}")
-        return tuple(out)
-
-    def codes(self, name: str, raw: Any, what: str) -> frozenset[str]:
-        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
-            raise self.fail(name, f"{what} deve ser uma lista de textos")
-        return frozenset(raw)
-
-    def rule(self, name: str, raw: Any) -> Rule:
-        if not isinstance(raw, dict):
-            raise self.fail(name, f"cada regra deve ser um mapa, não {raw!r}")
-        extra = set(raw) - {"when", "penalty", "measures", "replaces", "cite", "note"}
-        if extra:
-            raise self.fail(name, f"chave desconhecida numa regra: {sorted(extra)[0]!r}")
-        when = raw.get("when") or {}
-        if not isinstance(when, dict) or set(when) - {"groups", "codes", "earlier"}:
-            raise self.fail(name, f"when inválido: {when!r}")
-        groups = self.codes(name, when["groups"], "groups") if "groups" in when else None
-        if groups is not None:
-            unknown = [g for g in groups if g not in self.pack.groups]
-            if unknown:
-                raise self.fail(name, f"grupo não definido em infractions.yaml: {unknown[0]!r}")
-        codes = self.codes(name, when["codes"], "codes") if "codes" in when else None
-        if codes is not None:
-            unknown = [c for c in codes if c not in self.pack.infractions and c != UNLICENSED_CODE]
-            if unknown:
-                raise self.fail(name, f"código não definido em infractions.yaml: {unknown[0]!r}")
-        earlier = None
-        if "earlier" in when:
-            e = when["earlier"]
-            if not isinstance(e, dict) or set(e) - {"at_least", "window", "scope", "codes_param"}:
-                raise self.fail(name, f"earlier inválido: {e!r}")
-            at_least = e.get("at_least")
-            if not isinstance(at_least, int) or isinstance(at_least, bool) or at_least < 1:
-                raise self.fail(name, "earlier.at_least deve ser um inteiro ≥ 1")
-            scope = e.get("scope")
-            if scope is not None and scope not in SCOPES:
-                raise self.fail(name, f"earlier.scope deve ser um de {SCOPES}")
-            codes_param = e.get("codes_param")
-            if codes_param is not None and codes_param not in self.pack.parameters:
-                raise self.fail(name, f"earlier.codes_param: parâmetro inexistente {codes_param!r}")
-            earlier = Earlier(
-                at_least=at_least,
-                window=self.window(name, e["window"]) if "window" in e else None,
-                scope=scope,
-                codes_param=codes_param,
-            )
-        penalty = self.penalty(name, raw["penalty"]) if "penalty" in raw else None
-        measures = self.measures(name, raw.get("measures"))
-        if penalty is None and not measures:
-            raise self.fail(name, "uma regra precisa de penalty ou measures")
-        replaces = self.codes(name, raw.get("replaces") or [], "replaces")
-        if replaces - set(PENALTY_TYPES):
-            raise self.fail(name, f"replaces: tipo desconhecido {sorted(replaces)[0]!r}")
-        cites, citations = self.cites(name, raw.get("cite"))
-        return Rule(groups, codes, earlier, penalty, measures, frozenset(replaces), cites, citations)
-
-    def rules(self, name: str) -> tuple[Entry | None, tuple[Rule, ...]]:
-        entry, raw = self.value(name)
-        if raw is None:
-            return entry, ()
-        if not isinstance(raw, list):
-            raise self.fail(name, "a lista de regras deve ser uma lista")
-        return entry, tuple(self.rule(name, r) for r in raw)
-
-    def fine(self, key: str) -> FineTable:
-        name = f"penalty.fine.{key}"
-        entry = self.entry(name)
-        assert entry is not None
-        if entry.status != "value":
-            return FineTable(key, name, entry.status, entry.citation, entry.reason)
-        raw = entry.value
-        if not isinstance(raw, dict):
-            raise self.fail(name, "a multa deve ser um mapa: amount, units+unit ou base_multiple")
-        by = entry.by
-        if "amount" in raw and len(raw) == 1:
-            return FineTable(
-                key,
-                name,
-                "value",
-                entry.citation,
-                None,
-                amount=self.decimal(name, raw["amount"], "amount"),
-                by=by,
-            )
-        if "base_multiple" in raw and len(raw) == 1:
-            return FineTable(
-                key,
-                name,
-                "value",
-                entry.citation,
-                None,
-                base_multiple=self.decimal(name, raw["base_multiple"], "base_multiple"),
-                by=by,
-            )
-        if set(raw) == {"units", "unit"} and isinstance(raw["unit"], str):
-            return FineTable(
-                key,
-                name,
-                "value",
-                entry.citation,
-                None,
-                units=self.decimal(name, raw["units"], "units"),
-                by=by,
-                unit=raw["unit"],
-            )
-        raise self.fail(name, f"multa inválida {raw!r}: use amount, units+unit ou base_multiple")
+    memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # penalty_amounts' per-period memo
 
 
 def compile_config(pack: Pack, day: dt.date) -> Config:
-    r = _Reader(pack, day)
-    off_entry, offenders = r.value("penalty.offenders")
-    if off_entry is None:
-        raise r.fail("penalty.offenders", "o pacote não tem o parâmetro penalty.offenders")
-    offenders = dict(offenders or {})
-    rules: dict[str, tuple[Rule, ...]] = {}
-    rules_entries: dict[str, Entry] = {}
-    for profile in set(offenders.values()):
-        name = f"penalty.rules.{profile}"
-        if name not in pack.parameters:
-            raise r.fail("penalty.offenders", f"perfil {profile!r} sem o parâmetro {name}")
-        entry, profile_rules = r.rules(name)
-        assert entry is not None
-        rules[profile] = profile_rules
-        rules_entries[profile] = entry
+    """The penalty parameters of `pack` in force on `day`, read and checked, in the law's order:
+    who is punished and by which rules, the fines, recidivism, points, and the codes."""
+    r = RuleReader(pack, day)
+    off_entry, offenders, rules, rules_entries = _offender_profiles(r)
     measures_entry, measure_rules = r.rules("penalty.measures")
-
-    fines: dict[str, FineTable] = {}
-    for pname in pack.parameters:
-        if pname.startswith("penalty.fine."):
-            key = pname[len("penalty.fine.") :]
-            fines[key] = r.fine(key)
-    base_entry, base_raw = r.value("penalty.base_fine")
-    base_fine = (
-        r.decimal("penalty.base_fine", base_raw, "penalty.base_fine") if base_raw is not None else None
-    )
-
-    scope_entry, scope = r.value("penalty.recidivism_scope")
-    if scope is not None and scope not in SCOPES:
-        raise r.fail("penalty.recidivism_scope", f"use um de {SCOPES}")
-    window_entry, window_raw = r.value("penalty.recidivism_window")
-    window: Window | None = None
-    if window_entry is None or window_entry.status == "repealed":
-        window_mode = "none"
-    elif window_entry.status == "undefined":
-        window_mode = "undefined"
-    elif window_raw == "catalogue":
-        window_mode = "catalogue"
-    else:
-        window_mode = "fixed"
-        window = r.window("penalty.recidivism_window", window_raw)
-    if window_mode in ("fixed", "catalogue") and scope is None:
-        raise r.fail("penalty.recidivism_window", "um período de reincidência exige penalty.recidivism_scope")
-
-    esc_entry, esc_raw = r.value("penalty.escalation")
-    escalation = None
-    if esc_raw is not None:
-        order = esc_raw.get("order") if isinstance(esc_raw, dict) else None
-        if not isinstance(order, list) or any(g not in pack.groups for g in order):
-            raise r.fail("penalty.escalation", "order deve listar grupos de infractions.yaml")
-        escalation = tuple(order)
-
-    points_entry, points_raw = r.value("penalty.points")
-    points = None
-    if points_raw is not None:
-        if not isinstance(points_raw, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in points_raw.values()
-        ):
-            raise r.fail("penalty.points", "os pontos devem ser inteiros não negativos por grupo")
-        points = {str(k): int(v) for k, v in points_raw.items()}
-    thr_entry, thr_raw = r.value("penalty.points_thresholds")
-    thresholds: list[Threshold] = []
-    for t in thr_raw or []:
-        name = "penalty.points_thresholds"
-        if not isinstance(t, dict) or set(t) - {"window", "at_least", "penalty", "replaces", "cite"}:
-            raise r.fail(name, f"limite inválido: {t!r}")
-        at_least = t.get("at_least")
-        if not isinstance(at_least, int) or isinstance(at_least, bool) or at_least < 1:
-            raise r.fail(name, "at_least deve ser um inteiro positivo")
-        replaces = r.codes(name, t.get("replaces") or [], "replaces")
-        cites, citations = r.cites(name, t.get("cite"))
-        thresholds.append(
-            Threshold(
-                r.window(name, t.get("window")),
-                at_least,
-                r.penalty(name, t.get("penalty")),
-                replaces,
-                cites,
-                citations,
-            )
-        )
-
-    alias_entry, alias_raw = r.value("penalty.code_aliases")
-    aliases = {str(k): str(v) for k, v in (alias_raw or {}).items()}
-    for target in aliases.values():
-        if target not in pack.infractions:
-            raise r.fail("penalty.code_aliases", f"código não definido em infractions.yaml: {target!r}")
-    inap_entry, inap_raw = r.value("penalty.inapplicable_codes")
-    inapplicable = {str(k): str(v) for k, v in (inap_raw or {}).items()}
-
-    code_lists: dict[str, CodeList] = {}
+    fines = _fine_tables(r)
+    base_entry, base_fine = _base_fine(r)
+    scope_entry, scope = _recidivism_scope(r)
+    window_entry, window_mode, window = _recidivism_window(r, scope)
+    esc_entry, escalation = _escalation(r)
+    points_entry, points = _points_per_group(r)
+    thr_entry, thresholds = _points_thresholds(r)
+    alias_entry, aliases = _code_aliases(r)
+    inap_entry, inapplicable = _inapplicable_codes(r)
     all_rules = [rule for rs in rules.values() for rule in rs] + list(measure_rules)
-    for rule in all_rules:
-        if (
-            rule.earlier is not None
-            and rule.earlier.codes_param
-            and rule.earlier.codes_param not in code_lists
-        ):
-            cname = rule.earlier.codes_param
-            centry = r.entry(cname)
-            assert centry is not None
-            codes = r.codes(cname, centry.value, cname) if centry.status == "value" else None
-            code_lists[cname] = CodeList(cname, centry.status, codes, centry.citation, centry.reason)
-        spec = rule.penalty
-        if spec is not None and spec.type == "fine":
-            keys = [spec.fine] if spec.fine else sorted(rule.groups or ())
-            for key in keys:
-                if key not in fines:
-                    raise r.fail("penalty.offenders", f"regra de multa sem a tabela penalty.fine.{key}")
-                if fines[key].base_multiple is not None and base_entry is None:
-                    raise r.fail(f"penalty.fine.{key}", "base_multiple exige o parâmetro penalty.base_fine")
-
-    interpretations = frozenset(
-        n
-        for n in pack.parameters
-        if n.startswith("penalty.") and pack.parameters[n].interpretation is not None
-    )
-    code_groups: dict[str, str | None] = {code: inf.group for code, inf in pack.infractions.items()}
-    for alias, target in aliases.items():
-        code_groups[alias] = pack.infractions[target].group
-
+    code_lists = _check_rule_references(r, all_rules, fines, base_entry)
     return Config(
         law=pack.law,
         offenders=offenders,
@@ -558,16 +115,183 @@ def compile_config(pack: Pack, day: dt.date) -> Config:
         escalation_entry=esc_entry,
         points=points,
         points_entry=points_entry,
-        thresholds=tuple(thresholds),
+        thresholds=thresholds,
         thresholds_entry=thr_entry,
         aliases=aliases,
         aliases_entry=alias_entry,
         inapplicable=inapplicable,
         inapplicable_entry=inap_entry,
         code_lists=code_lists,
-        interpretations=interpretations,
-        code_groups=code_groups,
+        interpretations=_interpreted_parameters(pack),
+        code_groups=_code_groups(pack, aliases),
     )
+
+
+def _offender_profiles(
+    r: RuleReader,
+) -> tuple[Entry, dict[str, str], dict[str, tuple[Rule, ...]], dict[str, Entry]]:
+    """penalty.offenders: each offender's profile, and the rules of each profile."""
+    off_entry, raw = r.value("penalty.offenders")
+    if off_entry is None:
+        raise r.fail("penalty.offenders", "o pacote não tem o parâmetro penalty.offenders")
+    offenders = dict(raw or {})
+    rules: dict[str, tuple[Rule, ...]] = {}
+    rules_entries: dict[str, Entry] = {}
+    for profile in set(offenders.values()):
+        name = f"penalty.rules.{profile}"
+        if name not in r.pack.parameters:
+            raise r.fail("penalty.offenders", f"perfil {profile!r} sem o parâmetro {name}")
+        entry, profile_rules = r.rules(name)
+        assert entry is not None
+        rules[profile] = profile_rules
+        rules_entries[profile] = entry
+    return off_entry, offenders, rules, rules_entries
+
+
+def _fine_tables(r: RuleReader) -> dict[str, FineTable]:
+    """Every penalty.fine.<key> of the pack."""
+    fines: dict[str, FineTable] = {}
+    for pname in r.pack.parameters:
+        if pname.startswith("penalty.fine."):
+            key = pname[len("penalty.fine.") :]
+            fines[key] = r.fine(key)
+    return fines
+
+
+def _base_fine(r: RuleReader) -> tuple[Entry | None, Decimal | None]:
+    """penalty.base_fine: the base value (Vb) of `base_multiple` fines."""
+    entry, raw = r.value("penalty.base_fine")
+    return entry, (r.decimal("penalty.base_fine", raw, "penalty.base_fine") if raw is not None else None)
+
+
+def _recidivism_scope(r: RuleReader) -> tuple[Entry | None, str | None]:
+    """penalty.recidivism_scope: earlier infractions of the same group, or of the same code."""
+    entry, scope = r.value("penalty.recidivism_scope")
+    if scope is not None and scope not in SCOPES:
+        raise r.fail("penalty.recidivism_scope", f"use um de {SCOPES}")
+    return entry, scope
+
+
+def _recidivism_window(r: RuleReader, scope: str | None) -> tuple[Entry | None, str, Window | None]:
+    """penalty.recidivism_window: its mode (fixed, catalogue, none, undefined) and fixed window."""
+    entry, raw = r.value("penalty.recidivism_window")
+    window: Window | None = None
+    if entry is None or entry.status == "repealed":
+        mode = "none"
+    elif entry.status == "undefined":
+        mode = "undefined"
+    elif raw == "catalogue":
+        mode = "catalogue"
+    else:
+        mode = "fixed"
+        window = r.window("penalty.recidivism_window", raw)
+    if mode in ("fixed", "catalogue") and scope is None:
+        raise r.fail("penalty.recidivism_window", "um período de reincidência exige penalty.recidivism_scope")
+    return entry, mode, window
+
+
+def _escalation(r: RuleReader) -> tuple[Entry | None, tuple[str, ...] | None]:
+    """penalty.escalation: the order of the groups each recidivism climbs."""
+    entry, raw = r.value("penalty.escalation")
+    if raw is None:
+        return entry, None
+    order = raw.get("order") if isinstance(raw, dict) else None
+    if not isinstance(order, list) or any(g not in r.pack.groups for g in order):
+        raise r.fail("penalty.escalation", "order deve listar grupos de infractions.yaml")
+    return entry, tuple(order)
+
+
+def _points_per_group(r: RuleReader) -> tuple[Entry | None, dict[str, int] | None]:
+    """penalty.points: the points of an infraction of each group."""
+    entry, raw = r.value("penalty.points")
+    if raw is None:
+        return entry, None
+    if not isinstance(raw, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in raw.values()
+    ):
+        raise r.fail("penalty.points", "os pontos devem ser inteiros não negativos por grupo")
+    return entry, {str(k): int(v) for k, v in raw.items()}
+
+
+def _points_thresholds(r: RuleReader) -> tuple[Entry | None, tuple[Threshold, ...]]:
+    """penalty.points_thresholds: the penalty that a total of points in a window brings."""
+    name = "penalty.points_thresholds"
+    entry, raw = r.value(name)
+    thresholds: list[Threshold] = []
+    for t in raw or []:
+        if not isinstance(t, dict) or set(t) - {"window", "at_least", "penalty", "replaces", "cite"}:
+            raise r.fail(name, f"limite inválido: {t!r}")
+        at_least = t.get("at_least")
+        if not isinstance(at_least, int) or isinstance(at_least, bool) or at_least < 1:
+            raise r.fail(name, "at_least deve ser um inteiro positivo")
+        replaces = r.codes(name, t.get("replaces") or [], "replaces")
+        cites, citations = r.cites(name, t.get("cite"))
+        thresholds.append(
+            Threshold(
+                r.window(name, t.get("window")),
+                at_least,
+                r.penalty(name, t.get("penalty")),
+                replaces,
+                cites,
+                citations,
+            )
+        )
+    return entry, tuple(thresholds)
+
+
+def _code_aliases(r: RuleReader) -> tuple[Entry | None, dict[str, str]]:
+    """penalty.code_aliases: contract codes that name a code of the catalogue."""
+    entry, raw = r.value("penalty.code_aliases")
+    aliases = {str(k): str(v) for k, v in (raw or {}).items()}
+    for target in aliases.values():
+        if target not in r.pack.infractions:
+            raise r.fail("penalty.code_aliases", f"código não definido em infractions.yaml: {target!r}")
+    return entry, aliases
+
+
+def _inapplicable_codes(r: RuleReader) -> tuple[Entry | None, dict[str, str]]:
+    """penalty.inapplicable_codes: catalogue codes the law no longer punishes, and why."""
+    entry, raw = r.value("penalty.inapplicable_codes")
+    return entry, {str(k): str(v) for k, v in (raw or {}).items()}
+
+
+def _check_rule_references(
+    r: RuleReader, rules: list[Rule], fines: dict[str, FineTable], base_entry: Entry | None
+) -> dict[str, CodeList]:
+    """The code lists the rules count earlier infractions by; each fine rule must have its table."""
+    code_lists: dict[str, CodeList] = {}
+    for rule in rules:
+        cname = rule.earlier.codes_param if rule.earlier is not None else None
+        if cname and cname not in code_lists:
+            centry = r.entry(cname)
+            assert centry is not None
+            codes = r.codes(cname, centry.value, cname) if centry.status == "value" else None
+            code_lists[cname] = CodeList(cname, centry.status, codes, centry.citation, centry.reason)
+        spec = rule.penalty
+        if spec is not None and spec.type == "fine":
+            for key in [spec.fine] if spec.fine else sorted(rule.groups or ()):
+                if key not in fines:
+                    raise r.fail("penalty.offenders", f"regra de multa sem a tabela penalty.fine.{key}")
+                if fines[key].base_multiple is not None and base_entry is None:
+                    raise r.fail(f"penalty.fine.{key}", "base_multiple exige o parâmetro penalty.base_fine")
+    return code_lists
+
+
+def _interpreted_parameters(pack: Pack) -> frozenset[str]:
+    """The penalty parameters that carry an interpretation of the law's text."""
+    return frozenset(
+        n
+        for n in pack.parameters
+        if n.startswith("penalty.") and pack.parameters[n].interpretation is not None
+    )
+
+
+def _code_groups(pack: Pack, aliases: dict[str, str]) -> dict[str, str | None]:
+    """Catalogue code (and alias) -> group."""
+    code_groups: dict[str, str | None] = {code: inf.group for code, inf in pack.infractions.items()}
+    for alias, target in aliases.items():
+        code_groups[alias] = pack.infractions[target].group
+    return code_groups
 
 
 # --------------------------------------------------------------------------- cache by period

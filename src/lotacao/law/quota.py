@@ -16,7 +16,7 @@ from typing import Any
 
 from lotacao.law.context import Context, get_int
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import Pack
+from lotacao.law.pack_model import Pack
 from lotacao.law.units import number_pt
 
 FIELDS = frozenset({"population", "permits", "vehicles"})

@@ -24,7 +24,7 @@ from typing import Any
 
 from lotacao.law.context import Context, check_keys, get, get_choice, get_decimal, get_int
 from lotacao.law.errors import CaseError
-from lotacao.law.packs import Entry, Pack
+from lotacao.law.pack_model import Entry, Pack
 from lotacao.law.units import brl, dec
 
 FIELDS = frozenset({"action", "vehicle", "replaced", "modality"})
@@ -122,6 +122,20 @@ def _per_category(value: Mapping[str, Any], category: str) -> Any:
 
 
 def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
+    action, modality, vehicle, replaced = _read_case(case, ctx)
+    chk = _Check(ctx)
+    check_category(chk, vehicle, modality)
+    check_seats(chk, vehicle)
+    check_doors(chk, vehicle)
+    check_age(chk, vehicle, action)
+    if replaced is not None:
+        check_replacement(chk, vehicle, replaced)
+    check_insurance(chk, vehicle)
+    return _answer(chk, ctx, action, vehicle)
+
+
+def _read_case(case: Mapping[str, Any], ctx: Context) -> tuple[str, str | None, _Vehicle, _Vehicle | None]:
+    """The action, the modality, the vehicle and (only to replace another) the replaced vehicle."""
     action = get_choice(case, "action", ACTIONS)
     assert action is not None
     modality = get_choice(case, "modality", MODALITIES, required=False)
@@ -130,9 +144,12 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     replaced = _Vehicle(case, "replaced", year) if action == "replace" else None
     if action != "replace" and case.get("replaced") is not None:
         raise CaseError("invalid_field", "O campo replaced só se usa com action = replace.", "replaced")
-    chk = _Check(ctx)
-    cat_pt = CATEGORIES[vehicle.category]
+    return action, modality, vehicle, replaced
 
+
+def check_category(chk: _Check, vehicle: _Vehicle, modality: str | None) -> None:
+    """The category is admitted (vehicle.categories), and in this modality (vehicle.category_modalities)."""
+    cat_pt = CATEGORIES[vehicle.category]
     entry = chk.entry("vehicle.categories")
     if entry is not None:
         if vehicle.category not in entry.value:
@@ -151,25 +168,36 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
                 entry.citation,
             )
 
+
+def check_seats(chk: _Check, vehicle: _Vehicle) -> None:
+    """The seats, driver and collector included, within the category's limits (vehicle.seats)."""
     entry = chk.entry("vehicle.seats")
-    if entry is not None and vehicle.seats is not None:
-        limits = _per_category(entry.value, vehicle.category)
-        if limits:
-            low, high = limits.get("min"), limits.get("max")
-            if low is not None and vehicle.seats < low:
-                chk.fail("seats", f"{vehicle.seats} lugares: o mínimo é {low}.", entry.citation)
-            elif high is not None and vehicle.seats > high:
-                chk.fail("seats", f"{vehicle.seats} lugares: o máximo é {high}.", entry.citation)
-            else:
-                chk.ok(f"{vehicle.seats} lugares dentro do limite")
-
-    entry = chk.entry("vehicle.doors_min")
-    if entry is not None and vehicle.doors is not None:
-        if vehicle.doors < int(entry.value):
-            chk.fail("doors", f"{vehicle.doors} portas: exigidas {entry.value}.", entry.citation)
+    if entry is None or vehicle.seats is None:
+        return
+    limits = _per_category(entry.value, vehicle.category)
+    if limits:
+        low, high = limits.get("min"), limits.get("max")
+        if low is not None and vehicle.seats < low:
+            chk.fail("seats", f"{vehicle.seats} lugares: o mínimo é {low}.", entry.citation)
+        elif high is not None and vehicle.seats > high:
+            chk.fail("seats", f"{vehicle.seats} lugares: o máximo é {high}.", entry.citation)
         else:
-            chk.ok(f"{vehicle.doors} portas")
+            chk.ok(f"{vehicle.seats} lugares dentro do limite")
 
+
+def check_doors(chk: _Check, vehicle: _Vehicle) -> None:
+    """At least the doors the law requires (vehicle.doors_min)."""
+    entry = chk.entry("vehicle.doors_min")
+    if entry is None or vehicle.doors is None:
+        return
+    if vehicle.doors < int(entry.value):
+        chk.fail("doors", f"{vehicle.doors} portas: exigidas {entry.value}.", entry.citation)
+    else:
+        chk.ok(f"{vehicle.doors} portas")
+
+
+def check_age(chk: _Check, vehicle: _Vehicle, action: str) -> None:
+    """The age limit to enter the service (vehicle.entry_max_age), then at any time (vehicle.max_age)."""
     age = vehicle.age
     if action in ("entry", "replace"):
         entry = chk.entry("vehicle.entry_max_age")
@@ -189,58 +217,69 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
             if age > int(limit):
                 chk.fail(
                     "max_age",
-                    f"Veículo com {age} anos de fabricação: o limite para {cat_pt} é de {limit} anos.",
+                    f"Veículo com {age} anos de fabricação: o limite para {CATEGORIES[vehicle.category]} "
+                    f"é de {limit} anos.",
                     entry.citation,
                 )
             else:
                 chk.ok(f"idade de {age} anos dentro do limite de {limit}")
 
-    if replaced is not None:
-        entry = chk.entry("vehicle.replacement")
-        if entry is not None:
-            rule = entry.value
-            max_age = rule.get("max_age")
-            if max_age is not None and age > int(max_age):
-                chk.fail(
-                    "replacement_age",
-                    f"O veículo substituto tem {age} anos; a substituição exige até {max_age} anos.",
-                    entry.citation,
-                )
-            elif rule.get("not_older_than_replaced") and age > replaced.age:
-                chk.fail(
-                    "replacement_age",
-                    f"O veículo substituto ({age} anos) é mais velho que o substituído "
-                    f"({replaced.age} anos).",
-                    entry.citation,
-                )
-            else:
-                chk.ok(f"substituto com {age} anos atende à regra de substituição")
 
-    if vehicle.insurance is not None:
-        entry = chk.entry("vehicle.insurance_min")
-        if entry is not None:
-            for key, label in INSURANCE.items():
-                minimum = entry.value.get(key)
-                if isinstance(minimum, Mapping):
-                    minimum = _per_category(minimum, vehicle.category)
-                if minimum is None:
-                    continue
-                have = vehicle.insurance.get(key)
-                need = dec(minimum)
-                if have is None or have < need:
-                    shown = brl(have) if have is not None else "não informada"
-                    chk.fail(
-                        "insurance", f"Cobertura de {label}: {shown}; mínimo {brl(need)}.", entry.citation
-                    )
-                else:
-                    chk.ok(f"cobertura de {label} de {brl(have)} (mínimo {brl(need)})")
+def check_replacement(chk: _Check, vehicle: _Vehicle, replaced: _Vehicle) -> None:
+    """The vehicle that replaces another: its own age limit, and not older than the replaced one."""
+    entry = chk.entry("vehicle.replacement")
+    if entry is None:
+        return
+    age = vehicle.age
+    rule = entry.value
+    max_age = rule.get("max_age")
+    if max_age is not None and age > int(max_age):
+        chk.fail(
+            "replacement_age",
+            f"O veículo substituto tem {age} anos; a substituição exige até {max_age} anos.",
+            entry.citation,
+        )
+    elif rule.get("not_older_than_replaced") and age > replaced.age:
+        chk.fail(
+            "replacement_age",
+            f"O veículo substituto ({age} anos) é mais velho que o substituído ({replaced.age} anos).",
+            entry.citation,
+        )
     else:
-        chk.unchecked.append("seguro: não informado no caso, não verificado")
+        chk.ok(f"substituto com {age} anos atende à regra de substituição")
 
+
+def check_insurance(chk: _Check, vehicle: _Vehicle) -> None:
+    """Each cover at least the law's minimum (vehicle.insurance_min), when the case gives the insurance."""
+    if vehicle.insurance is None:
+        chk.unchecked.append("seguro: não informado no caso, não verificado")
+        return
+    entry = chk.entry("vehicle.insurance_min")
+    if entry is None:
+        return
+    for key, label in INSURANCE.items():
+        minimum = entry.value.get(key)
+        if isinstance(minimum, Mapping):
+            minimum = _per_category(minimum, vehicle.category)
+        if minimum is None:
+            continue
+        have = vehicle.insurance.get(key)
+        need = dec(minimum)
+        if have is None or have < need:
+            shown = brl(have) if have is not None else "não informada"
+            chk.fail("insurance", f"Cobertura de {label}: {shown}; mínimo {brl(need)}.", entry.citation)
+        else:
+            chk.ok(f"cobertura de {label} de {brl(have)} (mínimo {brl(need)})")
+
+
+def _answer(chk: _Check, ctx: Context, action: str, vehicle: _Vehicle) -> dict[str, Any]:
+    """Eligible when nothing failed; the explanation lists the irregularities, what passed, and what
+    could not be checked."""
     eligible = not chk.violations
     head = (
-        f"{ACTION_PT[action].capitalize()} — veículo ({cat_pt}) fabricado em {vehicle.manufacture_year} "
-        f"({age} anos em {ctx.date.year}): " + ("apto." if eligible else "não apto.")
+        f"{ACTION_PT[action].capitalize()} — veículo ({CATEGORIES[vehicle.category]}) fabricado em "
+        f"{vehicle.manufacture_year} ({vehicle.age} anos em {ctx.date.year}): "
+        + ("apto." if eligible else "não apto.")
     )
     parts = [head]
     if chk.violations:
@@ -256,7 +295,7 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     return {
         "action": action,
         "eligible": eligible,
-        "age": age,
+        "age": vehicle.age,
         "violations": chk.violations,
         "explanation": " ".join(parts),
     }
