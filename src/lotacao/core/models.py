@@ -85,3 +85,41 @@ class AgencyValue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.parameter} desde {self.valid_from:%d/%m/%Y}"
+
+
+class JobRun(models.Model):
+    """One run of a scheduled job: when, how it ended, what it counted (the operator's record).
+
+    A run that is still `running` holds the job: a second run of the same job is refused while it
+    does (on PostgreSQL also under an advisory lock, released if the process dies).
+    """
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "em execução"
+        SUCCEEDED = "succeeded", "concluída"
+        FAILED = "failed", "falhou"
+        SKIPPED = "skipped", "não executada: outra execução em curso"
+        ABANDONED = "abandoned", "interrompida (processo encerrado)"
+
+    job = models.CharField("tarefa", max_length=60)
+    day = models.DateField("data de referência")
+    status = models.CharField("situação", max_length=12, choices=Status.choices, default=Status.RUNNING)
+    started_at = models.DateTimeField("início", auto_now_add=True)
+    finished_at = models.DateTimeField("fim", null=True, blank=True)
+    counts = models.JSONField("contagens", default=dict, blank=True)
+    error = models.TextField("erro", blank=True)
+    host = models.CharField("máquina e processo", max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = "execução de tarefa"
+        verbose_name_plural = "execuções de tarefas"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["job"], condition=models.Q(status="running"), name="one_running_run_per_job"
+            )
+        ]
+        indexes = [models.Index(fields=["job", "-started_at"], name="core_jobrun_job_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.job} {self.day:%d/%m/%Y} — {self.get_status_display()}"

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "lotacao.public",
     "lotacao.api",
     "lotacao.web",
+    "lotacao.ops",
     "lotacao.demo",
 ]
 
@@ -173,10 +174,21 @@ STATIC_ROOT = Path(os.environ.get("LOTACAO_STATIC_ROOT", VAR_DIR / "static"))
 MEDIA_ROOT = Path(os.environ.get("LOTACAO_MEDIA_ROOT", VAR_DIR / "media"))
 DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
 
+# Logging: readable lines here; production.py switches the console to JSON lines.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "lotacao.core.logging.JsonLinesFormatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOTACAO_LOG_LEVEL", "INFO")},
-    "loggers": {"axes": {"level": "WARNING"}},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+        # WeasyPrint and fontTools narrate every PDF ("Step 2 - Fetching and parsing CSS").
+        "weasyprint": {"level": "WARNING"},
+        "weasyprint.progress": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }

@@ -38,3 +38,6 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+
+# One JSON object per log line, for the log collector.
+LOGGING["handlers"]["console"]["formatter"] = "json"  # noqa: F405

@@ -1,0 +1,45 @@
+"""The nightly jobs, in the order they run (`manage.py run_nightly`).
+
+Each is supervised by `lotacao.core.jobs`: run on its own (one failing does not skip the next),
+never twice at once, and recorded as a `JobRun` the operator reads in the admin. The order
+matters: permits expire and due process settles before the work queue is rebuilt from the result.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from lotacao.core.jobs import Job
+from lotacao.enforcement.effects import end_suspensions
+from lotacao.enforcement.notification import apply_missed_deadlines
+from lotacao.enforcement.process import settle_due_process
+from lotacao.permits.services import expire_due
+from lotacao.workqueue.services import refresh
+
+
+def _expire_permits(day: dt.date) -> Any:
+    return {"encerradas": expire_due(on=day)}
+
+
+def _settle(day: dt.date) -> Any:
+    result = settle_due_process(today=day)
+    return {"sem_defesa": len(result.lapsed), "definitivas": len(result.final), "multas": len(result.fines)}
+
+
+JOBS = [
+    Job("expire_permits", "Vencimento das permissões", _expire_permits),
+    Job(
+        "check_notification_deadlines",
+        "Prazos de notificação dos autos",
+        lambda d: apply_missed_deadlines(today=d),
+    ),
+    Job("settle_due_process", "Decisões definitivas por prazo vencido", _settle),
+    Job(
+        "end_suspensions",
+        "Fim das suspensões e prazos das intervenções",
+        lambda d: end_suspensions(today=d),
+    ),
+    Job("build_work_queue", "Fila de trabalho", lambda d: refresh(d)),
+]
+BY_NAME = {job.name: job for job in JOBS}
