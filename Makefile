@@ -8,7 +8,7 @@ PORT ?= 8000
 # Tests run on every core (pytest-xdist); `make test PYTEST_ARGS=` runs them in one process.
 PYTEST_ARGS ?= -n auto
 
-.PHONY: demo test install lint typecheck lock bench clean
+.PHONY: demo test install lint imports typecheck lock bench clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+
+# The layers of docs/architecture.md, as import-linter contracts in pyproject.toml.
+imports: $(STAMP)
+	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -62,7 +62,7 @@ def test_the_application_cannot_change_or_delete_the_log(world: Any) -> None:
     assert AuditEvent.objects.get(pk=event.pk).reason == "teste"
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="o gatilho existe só no PostgreSQL")
+@pytest.mark.postgres  # the trigger exists only on PostgreSQL
 def test_postgresql_refuses_update_and_delete_in_the_database(world: Any) -> None:
     event = AuditEvent.objects.first()
     assert event is not None
