@@ -5,9 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest
 
 from lotacao.audit.services import record, snapshot
+
+
+def _operator(request: HttpRequest) -> AbstractBaseUser | None:
+    """The signed-in operator (the admin never serves anonymous users)."""
+    user = request.user
+    return user if isinstance(user, AbstractBaseUser) else None
 
 
 class AuditedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -15,7 +22,7 @@ class AuditedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         before = snapshot(type(obj)._base_manager.get(pk=obj.pk)) if change and obj.pk else None
         super().save_model(request, obj, form, change)
         record(
-            actor=request.user,
+            actor=_operator(request),
             action=f"{obj._meta.model_name}.{'updated' if change else 'created'}",
             instance=obj,
             reason="Alteração pela administração do sistema",
@@ -25,7 +32,7 @@ class AuditedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
         record(
-            actor=request.user,
+            actor=_operator(request),
             action=f"{obj._meta.model_name}.deleted",
             instance=obj,
             reason="Exclusão pela administração do sistema",

@@ -52,7 +52,7 @@ def record(
     user = actor if getattr(actor, "pk", None) is not None else None
     return AuditEvent.objects.create(
         jurisdiction_id=jurisdiction_id,
-        actor=user,
+        actor_id=user.pk if user is not None else None,
         actor_label=user.get_username() if user is not None else SYSTEM,
         action=action,
         object_type=instance._meta.label_lower,

@@ -40,4 +40,4 @@ STORAGES = {
 }
 
 # One JSON object per log line, for the log collector.
-LOGGING["handlers"]["console"]["formatter"] = "json"  # noqa: F405
+LOGGING["handlers"]["console"]["formatter"] = "json"  # type: ignore[index]  # noqa: F405
