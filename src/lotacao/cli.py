@@ -6,6 +6,10 @@
 Nothing but JSON is written to stdout. Exit status: 0 when every case was valid, 2 when any case
 was invalid (its slot holds {"error": {...}}), 1 on an internal error of the engine. Starts fast:
 only orjson and, once the first case arrives, the engine and the one pack it needs are loaded.
+
+A single document (an object or an array) is read whole, so it is refused above
+`LOTACAO_EVALUATE_MAX_BYTES` (default 16 MiB) with exit status 2: large batches go through
+`--jsonl`, which streams in time linear in the input (lines of any length).
 """
 
 from __future__ import annotations
@@ -23,6 +27,12 @@ USAGE = (
 )
 
 Evaluator = Callable[[Any], dict[str, Any]]
+
+MAX_DOCUMENT_BYTES = int(os.environ.get("LOTACAO_EVALUATE_MAX_BYTES", str(16 * 1024 * 1024)))
+
+
+class DocumentTooLarge(Exception):
+    pass
 
 
 class _Status:
@@ -58,11 +68,16 @@ def _make_evaluator(status: _Status, overrides: Any) -> Evaluator:
     return run
 
 
-def _read_all(path: str) -> bytes:
+def _read_all(path: str, limit: int | None = None) -> bytes:
+    """The whole input; past `limit` bytes, DocumentTooLarge (nothing more is read)."""
     if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as fh:
-        return fh.read()
+        data = sys.stdin.buffer.read() if limit is None else sys.stdin.buffer.read(limit + 1)
+    else:
+        with open(path, "rb") as fh:
+            data = fh.read() if limit is None else fh.read(limit + 1)
+    if limit is not None and len(data) > limit:
+        raise DocumentTooLarge
+    return data
 
 
 def _chunks(fd: int) -> Iterator[bytes]:
@@ -101,16 +116,24 @@ def _evaluate_jsonl(fd: int, run: Evaluator, status: _Status, out: IO[bytes]) ->
             return dumps(_error("invalid_json", f"JSON inválido na linha {number}: {exc}"))
         return dumps(run(case))
 
-    pending = b""
+    # The tail of an unfinished line is kept as a list of chunks and joined once, when its end
+    # arrives: a line of any length costs time linear in its length.
+    pending: list[bytes] = []
     for data in _chunks(fd):
-        lines = (pending + data).split(b"\n")
-        pending = lines.pop()
-        results = [one(line) for line in lines if line.strip()]
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            pending.append(data)
+            continue
+        pending.append(data[:cut])
+        block = b"".join(pending)
+        pending = [data[cut + 1 :]]
+        results = [one(line) for line in block.split(b"\n") if line.strip()]
         if results:
             out.write(b"\n".join(results) + b"\n")
             out.flush()  # streamed: each chunk of input is answered before the next is read
-    if pending.strip():
-        out.write(one(pending) + b"\n")
+    tail = b"".join(pending)
+    if tail.strip():
+        out.write(one(tail) + b"\n")
     out.flush()
 
 
@@ -157,8 +180,15 @@ def evaluate_command(argv: list[str]) -> int:
                 finally:
                     os.close(fd)
         else:
-            data = _read_all(path)
+            data = _read_all(path, MAX_DOCUMENT_BYTES)
             _evaluate_document(data, _make_evaluator(status, overrides), status, out)
+    except DocumentTooLarge:
+        message = (
+            f"Documento maior que {MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB: envie os casos um por linha "
+            "com --jsonl (JSON Lines), que processa qualquer tamanho."
+        )
+        out.write(orjson.dumps(_error("document_too_large", message)) + b"\n")
+        return 2
     except OSError as exc:
         out.write(
             orjson.dumps(_error("unreadable_input", f"Não foi possível ler {exc.filename}: {exc.strerror}."))

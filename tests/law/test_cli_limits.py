@@ -1,0 +1,48 @@
+"""Bounded input for `lotacao evaluate`: one document has a size limit, --jsonl streams any line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+CASE = {"jurisdiction": "recife", "kind": "penalty", "date": "2025-06-16", "offender": "permit_holder",
+        "infraction": {"code": "G2-k"}, "history": []}
+
+
+def run(*args: str, stdin: bytes, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    environ = {**os.environ, "PYTHONPATH": str(SRC), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "lotacao", "evaluate", *args], input=stdin, capture_output=True,
+        env=environ, timeout=120, check=False,
+    )
+
+
+def test_a_document_above_the_limit_is_refused_pointing_to_jsonl() -> None:
+    document = json.dumps([CASE] * 50).encode()
+    proc = run("-", stdin=document, env={"LOTACAO_EVALUATE_MAX_BYTES": str(len(document) - 1)})
+    assert proc.returncode == 2
+    error = json.loads(proc.stdout)["error"]
+    assert error["code"] == "document_too_large" and "--jsonl" in error["message"]
+    ok = run("-", stdin=document, env={"LOTACAO_EVALUATE_MAX_BYTES": str(len(document))})
+    assert ok.returncode == 0 and len(json.loads(ok.stdout)) == 50
+
+
+@pytest.mark.parametrize("padding", [0, 70_000, 3_000_000])
+def test_jsonl_answers_lines_longer_than_a_read_chunk(padding: int) -> None:
+    """A line far longer than the 64 KiB chunk (a long history) is answered whole and once."""
+    long_case = {**CASE, "history": [{"date": "2025-01-02", "code": "G1-a", "status": "annulled"}]
+                 * (padding // 60)}
+    lines = [json.dumps(CASE), json.dumps(long_case), json.dumps(CASE)]
+    proc = run("--jsonl", "-", stdin=("\n".join(lines) + "\n").encode())
+    assert proc.returncode == 0, proc.stderr[-500:]
+    answers = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(answers) == 3
+    # an annulled history never changes the decision
+    decided = [{k: a[k] for k in ("penalties", "measures", "group", "repeat")} for a in answers]
+    assert decided[0] == decided[1] == decided[2] and "error" not in answers[1]
