@@ -1,37 +1,19 @@
-"""Which transitions a user may take on a permit now, and why the others are not available."""
+"""Which transitions a user may take on a permit now, and why the others are not available.
+
+The transitions, their roles and the statuses they start from are `lotacao.permits.states`'s
+table (the services check the same table); this module adds who is asking and what the law says
+on top, so that a button is greyed out with its reason before the clerk fills in a form.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import Any
 
-from lotacao.permits import rules
+from lotacao.permits import rules, states
 from lotacao.permits.models import Permit
 
-S = Permit.Status
-CLERKS = ("gestor", "atendente")
-DECIDERS = ("gestor", "comissao")
-
-
-@dataclass(frozen=True)
-class Action:
-    name: str
-    label: str
-    roles: tuple[str, ...]
-    statuses: tuple[str, ...]
-
-
-ACTIONS = [
-    Action("grant", "Analisar e outorgar", CLERKS, Permit.OPEN),
-    Action("renew", "Prorrogar", CLERKS, (S.ACTIVE, S.SUSPENDED)),
-    Action("agent", "Cadastrar preposto", CLERKS, (S.ACTIVE, S.SUSPENDED)),
-    Action("transfer", "Transferir", CLERKS, (S.ACTIVE, S.SUSPENDED)),
-    Action("withdraw", "Registrar desistência", CLERKS, (S.ACTIVE, S.SUSPENDED)),
-    Action("suspend", "Suspender", DECIDERS, (S.ACTIVE,)),
-    Action("reinstate", "Reativar", DECIDERS, (S.SUSPENDED,)),
-    Action("revoke", "Cassar", DECIDERS, (S.ACTIVE, S.SUSPENDED)),
-]
+ACTIONS = [t for t in states.TRANSITIONS if t.button]  # the permit page's buttons, in the table's order
 BY_NAME = {a.name: a for a in ACTIONS}
 ROLE_LABELS = {"gestor": "gestor", "atendente": "atendente", "comissao": "comissão", "fiscal": "fiscal"}
 
@@ -63,12 +45,11 @@ def _law_says_no(action: str, permit: Permit, on: dt.date) -> str | None:
 
 def available(permit: Permit, on: dt.date, access: Any) -> list[dict[str, Any]]:
     """Each action with `allowed` and, when not allowed, `why` (Portuguese)."""
-    status = permit.effective_status(on)
     out = []
     for action in ACTIONS:
-        why: str | None = None
-        if status not in action.statuses:
-            why = f"Indisponível: a permissão está {S(status).label.lower()}."
+        why = states.refusal(permit, action.name, on)
+        if why is not None:
+            why = f"Indisponível: {why}."
         elif not (access.operator or access.has_role(permit.jurisdiction_id, *action.roles)):
             why = "Ação reservada a: " + ", ".join(ROLE_LABELS[r] for r in action.roles) + "."
         else:
@@ -78,4 +59,4 @@ def available(permit: Permit, on: dt.date, access: Any) -> list[dict[str, Any]]:
 
 
 def may(access: Any, jurisdiction_code: str, action: str) -> bool:
-    return bool(access.operator or access.has_role(jurisdiction_code, *BY_NAME[action].roles))
+    return bool(access.operator or access.has_role(jurisdiction_code, *states.BY_NAME[action].roles))

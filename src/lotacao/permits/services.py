@@ -3,8 +3,8 @@
 Keyword-only, atomic, validated (Portuguese messages naming the article), audited. What differs
 per law is read from the pack (lotacao.permits.rules); nothing here knows a jurisdiction's name.
 
-States: application → eligible | ineligible → active → suspended → active; active/suspended →
-revoked (records a Ban) | withdrawn | expired | transferred.
+Each transition starts with `require(permit, action, on)`: the statuses it may start from are
+declared once, in `lotacao.permits.states`, which the screens read too.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from lotacao.permits.eligibility import (
     check_eligibility,
 )
 from lotacao.permits.models import Ban, Permit, PermitAgent, PermitCounter
+from lotacao.permits.states import refusal, require
 from lotacao.registry.models import Company, Holder, Line, Person, Vehicle
 
 S = Permit.Status
@@ -58,14 +59,6 @@ def _law_has_permits(code: str, on: dt.date) -> None:
 def _fresh(permit: Permit) -> Permit:
     """Re-read and lock the permit row (the caller's copy may be stale)."""
     return Permit.unscoped.select_for_update().get(pk=permit.pk)
-
-
-def _require_status(permit: Permit, on: dt.date, allowed: tuple[str, ...], action: str) -> str:
-    status = permit.effective_status(on)
-    if status not in allowed:
-        label = S(status).label.lower()
-        raise ValidationError(f"Não é possível {action}: a permissão está {label}.")
-    return status
 
 
 def _times(n: int) -> str:
@@ -131,7 +124,7 @@ def assess_application(*, actor: Any, permit: Permit, reason: str, on: dt.date |
     """Check the application's eligibility; it becomes eligible or ineligible (with every reason)."""
     day = _today(on)
     permit = _fresh(permit)
-    _require_status(permit, day, Permit.OPEN, "analisar o requerimento")
+    require(permit, "assess", day)
     result = check_eligibility(holder=permit.holder, on=day, application=permit)
     _transition(
         actor=actor,
@@ -273,7 +266,7 @@ def grant_permit(
     code = permit.jurisdiction_id
     counter = _counter(code)  # serializes grants of this jurisdiction: quotas cannot be overrun
     permit = _fresh(permit)
-    _require_status(permit, day, Permit.OPEN, "outorgar")
+    require(permit, "grant", day)
     for obj, label in ((line, "linha"), (vehicle, "veículo")):
         if obj.jurisdiction_id != code:
             raise ValidationError(f"A {label} pertence a outra jurisdição.")
@@ -331,7 +324,7 @@ def suspend_permit(
     _require_reason(reason)
     day = _today(on)
     permit = _fresh(permit)
-    _require_status(permit, day, (S.ACTIVE,), "suspender")
+    require(permit, "suspend", day)
     if until <= day:
         raise ValidationError("A suspensão precisa de uma data final posterior a hoje.")
     if permit.valid_until is not None and until > permit.valid_until:
@@ -352,7 +345,7 @@ def reinstate_permit(*, actor: Any, permit: Permit, reason: str, on: dt.date | N
     _require_reason(reason)
     day = _today(on)
     permit = _fresh(permit)
-    _require_status(permit, day, (S.SUSPENDED,), "reativar")
+    require(permit, "reinstate", day)
     if permit.suspended_until is not None and permit.suspended_until >= day:
         raise ValidationError(
             f"A suspensão vai até {br_date(permit.suspended_until)}: reative a partir do dia seguinte."
@@ -411,7 +404,7 @@ def revoke_permit(*, actor: Any, permit: Permit, reason: str, on: dt.date | None
     _require_reason(reason)
     day = _today(on)
     permit = _fresh(permit)
-    _require_status(permit, day, (S.ACTIVE, S.SUSPENDED), "cassar")
+    require(permit, "revoke", day)
     _transition(
         actor=actor,
         permit=permit,
@@ -450,7 +443,7 @@ def withdraw_permit(
     day = _today(on)
     code = permit.jurisdiction_id
     permit = _fresh(permit)
-    _require_status(permit, day, (S.ACTIVE, S.SUSPENDED), "registrar a desistência")
+    require(permit, "withdraw", day)
     # Where the law sets no notice period (all but Maricá, art. 13), the holder may still give up a
     # delegated service at any time (the permission is personal and precarious): no minimum notice.
     notice = rules.entry(code, "deadline.withdrawal_notice", day)
@@ -480,8 +473,8 @@ def expire_permit(*, actor: Any, permit: Permit, on: dt.date | None = None) -> P
     day = _today(on)
     permit = _fresh(permit)
     status = permit.effective_status(day)
-    if permit.status not in Permit.LIVE or status == permit.status:
-        return None
+    if status == permit.status or refusal(permit, "expire", day) is not None:
+        return None  # nothing the calendar decided is left to record
     if status == S.EXPIRED:
         reason = f"Prazo da permissão encerrado em {br_date(permit.valid_until)} ({permit.term_citation})."
         changes: dict[str, Any] = {"status": S.EXPIRED, "ends_on": permit.valid_until}
@@ -530,7 +523,7 @@ def renew_permit(
     day = _today(on)
     code = permit.jurisdiction_id
     permit = _fresh(permit)
-    _require_status(permit, day, (S.ACTIVE, S.SUSPENDED), "prorrogar")
+    require(permit, "renew", day)
     assert permit.valid_until is not None
     if requested_on > day:
         raise ValidationError("A data do pedido não pode ser futura.")
@@ -623,7 +616,7 @@ def transfer_permit(
     day = _today(on)
     code = permit.jurisdiction_id
     permit = _fresh(permit)
-    _require_status(permit, day, (S.ACTIVE, S.SUSPENDED), "transferir")
+    require(permit, "transfer", day)
     causes = rules.entry(code, "permit.transfer_causes", day)
     if causes is None or causes.status != "value":
         why = causes.reason if causes is not None else "a lei não trata da transferência"
@@ -730,7 +723,7 @@ def add_agent(
     day = _today(starts_on)
     code = permit.jurisdiction_id
     permit = _fresh(permit)
-    _require_status(permit, day, (S.ACTIVE, S.SUSPENDED), "cadastrar preposto")
+    require(permit, "agent", day)
     if role not in PermitAgent.Role.values:
         raise ValidationError(f"Função desconhecida: {role}.")
     label = PermitAgent.Role(role).label.lower()
