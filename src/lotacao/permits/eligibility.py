@@ -40,6 +40,13 @@ class Eligibility:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def block(self, *reasons: Reason) -> None:
+        """Add what blocks the application, each citation once."""
+        for reason in reasons:
+            self.reasons.append(reason)
+            if reason.citation and reason.citation not in self.citations:
+                self.citations.append(reason.citation)
+
     def summary(self) -> str:
         return " ".join(f"{r.message}" + (f" ({r.citation})" if r.citation else "") for r in self.reasons)
 
@@ -78,172 +85,17 @@ def party_label(holder: Any) -> str:
 def check_eligibility(
     *, holder: Any, on: dt.date, application: Permit | None = None, procedure: str = "grant"
 ) -> Eligibility:
-    """Every requirement the law sets for `holder` to be granted a permit on `on`."""
-    code = holder.jurisdiction_id
+    """Every requirement the law sets for `holder` to be granted a permit on `on`, in the order the
+    clerk reads them: documents, bans, other permits, residence, age, fines and fees."""
     result = Eligibility(eligible=True, checked_on=on.isoformat())
-    person, company = holder.person, holder.company
-
-    def block(reason: Reason) -> None:
-        result.reasons.append(reason)
-        if reason.citation and reason.citation not in result.citations:
-            result.citations.append(reason.citation)
-
-    # 1. Documents complete, accepted and valid (H5's selector).
-    check = _documents_module().document_check(
-        jurisdiction_code=code, role="holder", person=person, company=company, on=on
-    )
-    result.missing_parameters += list(getattr(check, "missing_parameters", []) or [])
-    if not check.complete:
-        labels = getattr(check, "labels", {}) or {}
-        explanation = list(getattr(check, "explanation", []) or [])
-        for kind, what, items in (
-            ("missing", "não apresentado", check.missing),
-            ("expired", "vencido", check.expired),
-            ("pending", "aguardando análise", check.pending),
-        ):
-            for item in items:
-                block(
-                    Reason(
-                        code=f"document_{kind}",
-                        message=f"Documento {what}: {labels.get(item, item)}.",
-                        citation="; ".join(check.citations[:1]),
-                        unblock=(
-                            "Analisar o documento enviado."
-                            if what == "aguardando análise"
-                            else "Anexar o documento válido na ficha da pessoa e aceitá-lo."
-                        ),
-                    )
-                )
-        if not (check.missing or check.expired or check.pending):
-            block(
-                Reason(
-                    code="documents_undefined",
-                    message=" ".join(explanation) or "A lista de documentos exigidos não está definida.",
-                    citation="; ".join(check.citations),
-                    unblock="O órgão gestor deve informar a lista de documentos exigidos.",
-                )
-            )
-
-    # 2. Not banned.
-    for ban in active_bans(person=person, company=company, on=on):
-        block(ban_reason(ban, party_label(holder)))
-
-    # 3. No other permit where the law forbids it (or more than the law allows).
-    exclude_ids = [application.pk] if application is not None and application.pk else []
-    others = list(
-        Permit.unscoped.filter(holder=holder, status__in=Permit.LIVE)
-        .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=on))
-        .exclude(pk__in=exclude_ids)
-    )
-    exclusive = rules.entry(code, "permit.exclusive", on)
-    switch = rules.entry(code, "permit.switch_by_revocation", on)
-    if exclusive is not None and exclusive.status == "value" and exclusive.value:
-        if switch is not None and switch.value:
-            way_out = f"Requerer a revogação do outro serviço para optar por este ({switch.citation})."
-        else:
-            way_out = "Somente após a extinção da outra permissão."
-        for other in others:
-            block(
-                Reason(
-                    code="other_permit",
-                    message=f"Já é titular da {other} (situação: {other.get_status_display().lower()}).",
-                    citation=str(exclusive.citation),
-                    unblock=way_out,
-                )
-            )
-        declared = application.other_service.strip() if application is not None else ""
-        if declared:
-            block(
-                Reason(
-                    code="other_service",
-                    message=f"Declarou deter outro serviço ou vínculo: {declared}.",
-                    citation=str(exclusive.citation),
-                    unblock=way_out,
-                )
-            )
-    quota_max = rules.entry(code, "quota.max_permits_per_holder", on)
-    if quota_max is not None and quota_max.status != "repealed":
-        outcome = evaluate_case(
-            {"jurisdiction": code, "kind": "quota", "date": on.isoformat(), "permits": len(others) + 1}
-        )
-        result.missing_parameters += [
-            p for p in outcome.get("missing_parameters", []) if p == "quota.max_permits_per_holder"
-        ]
-        for violation in outcome.get("violations", []):
-            if violation.get("rule") == "max_permits_per_holder":
-                block(
-                    Reason(
-                        code="permits_per_holder",
-                        message=f"Já é titular de {len(others)} permissão(ões): {violation['message']}",
-                        citation=violation["citation"],
-                        unblock="Somente após a extinção de uma das permissões atuais.",
-                    )
-                )
-
-    # 4. Residence, where required.
-    residence = rules.entry(code, "permit.residence_min", on)
-    if residence is not None and residence.status == "value":
-        since = getattr(person, "residence_since", None) if person is not None else None
-        if since is None and application is not None:
-            since = application.residence_since
-        needed = rules.describe(residence.value)
-        if since is None:
-            block(
-                Reason(
-                    code="residence_unknown",
-                    message=f"Residência no município não comprovada (exige-se {needed}).",
-                    citation=str(residence.citation),
-                    unblock="Informar a data desde quando reside no município, com o comprovante.",
-                )
-            )
-        elif rules.add(since, residence.value) > on:
-            block(
-                Reason(
-                    code="residence_short",
-                    message=(
-                        f"Reside no município desde {br_date(since)}: a lei exige {needed} "
-                        f"(completa em {br_date(rules.add(since, residence.value))})."
-                    ),
-                    citation=str(residence.citation),
-                    unblock=f"Novo requerimento a partir de {br_date(rules.add(since, residence.value))}.",
-                )
-            )
-
-    # 5. Age (adults).
-    min_age = rules.entry(code, "permit.holder_min_age", on)
-    if person is not None and min_age is not None and min_age.status == "value":
-        if person.birth_date is None:
-            block(
-                Reason(
-                    code="birth_date_unknown",
-                    message="Data de nascimento não informada.",
-                    citation=str(min_age.citation),
-                    unblock="Completar a data de nascimento no cadastro da pessoa.",
-                )
-            )
-        elif rules.age_on(person.birth_date, on) < int(min_age.value):
-            adult_on = rules.add(person.birth_date, {"years": int(min_age.value)})
-            block(
-                Reason(
-                    code="under_age",
-                    message=f"Menor de {min_age.value} anos.",
-                    citation=str(min_age.citation),
-                    unblock=f"Novo requerimento a partir de {br_date(adult_on)}.",
-                )
-            )
-
-    # 6. Clearance of fines and fees, where the law makes the procedure depend on it.
-    clear = clearance(holder=holder, on=on, procedure=procedure)
-    if not clear.clear:
-        block(
-            Reason(
-                code="clearance",
-                message=" ".join(clear.reasons),
-                citation="; ".join(clear.citations),
-                unblock="Quitar os débitos vencidos (ou apresentar defesa, quando cabível).",
-            )
-        )
-
+    result.block(*_documents_complete(holder, on, result))
+    result.block(*_not_banned(holder, on))
+    others = _other_live_permits(holder, on, application)
+    result.block(*_no_other_service(holder.jurisdiction_id, on, others, application))
+    result.block(*_permits_per_holder(holder.jurisdiction_id, on, others, result))
+    result.block(*_resides_long_enough(holder, on, application))
+    result.block(*_of_age(holder, on))
+    result.block(*_cleared(holder, on, procedure))
     result.eligible = not result.reasons and not result.missing_parameters
     if result.missing_parameters and not result.reasons:
         result.reasons.append(
@@ -254,6 +106,201 @@ def check_eligibility(
             )
         )
     return result
+
+
+def _documents_complete(holder: Any, on: dt.date, result: Eligibility) -> list[Reason]:
+    """1. Documents complete, accepted and valid (the documents app's check)."""
+    check = _documents_module().document_check(
+        jurisdiction_code=holder.jurisdiction_id,
+        role="holder",
+        person=holder.person,
+        company=holder.company,
+        on=on,
+    )
+    result.missing_parameters += list(getattr(check, "missing_parameters", []) or [])
+    if check.complete:
+        return []
+    labels = getattr(check, "labels", {}) or {}
+    reasons = []
+    for kind, what, items in (
+        ("missing", "não apresentado", check.missing),
+        ("expired", "vencido", check.expired),
+        ("pending", "aguardando análise", check.pending),
+    ):
+        for item in items:
+            reasons.append(
+                Reason(
+                    code=f"document_{kind}",
+                    message=f"Documento {what}: {labels.get(item, item)}.",
+                    citation="; ".join(check.citations[:1]),
+                    unblock=(
+                        "Analisar o documento enviado."
+                        if what == "aguardando análise"
+                        else "Anexar o documento válido na ficha da pessoa e aceitá-lo."
+                    ),
+                )
+            )
+    if not reasons:
+        explanation = list(getattr(check, "explanation", []) or [])
+        reasons.append(
+            Reason(
+                code="documents_undefined",
+                message=" ".join(explanation) or "A lista de documentos exigidos não está definida.",
+                citation="; ".join(check.citations),
+                unblock="O órgão gestor deve informar a lista de documentos exigidos.",
+            )
+        )
+    return reasons
+
+
+def _not_banned(holder: Any, on: dt.date) -> list[Reason]:
+    """2. Not banned."""
+    bans = active_bans(person=holder.person, company=holder.company, on=on)
+    return [ban_reason(ban, party_label(holder)) for ban in bans]
+
+
+def _other_live_permits(holder: Any, on: dt.date, application: Permit | None) -> list[Permit]:
+    exclude_ids = [application.pk] if application is not None and application.pk else []
+    return list(
+        Permit.unscoped.filter(holder=holder, status__in=Permit.LIVE)
+        .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=on))
+        .exclude(pk__in=exclude_ids)
+    )
+
+
+def _no_other_service(
+    code: str, on: dt.date, others: list[Permit], application: Permit | None
+) -> list[Reason]:
+    """3. No other permit (or other service declared) where the law makes the permit exclusive."""
+    exclusive = rules.entry(code, "permit.exclusive", on)
+    if exclusive is None or exclusive.status != "value" or not exclusive.value:
+        return []
+    switch = rules.entry(code, "permit.switch_by_revocation", on)
+    if switch is not None and switch.value:
+        way_out = f"Requerer a revogação do outro serviço para optar por este ({switch.citation})."
+    else:
+        way_out = "Somente após a extinção da outra permissão."
+    reasons = [
+        Reason(
+            code="other_permit",
+            message=f"Já é titular da {other} (situação: {other.get_status_display().lower()}).",
+            citation=str(exclusive.citation),
+            unblock=way_out,
+        )
+        for other in others
+    ]
+    declared = application.other_service.strip() if application is not None else ""
+    if declared:
+        reasons.append(
+            Reason(
+                code="other_service",
+                message=f"Declarou deter outro serviço ou vínculo: {declared}.",
+                citation=str(exclusive.citation),
+                unblock=way_out,
+            )
+        )
+    return reasons
+
+
+def _permits_per_holder(code: str, on: dt.date, others: list[Permit], result: Eligibility) -> list[Reason]:
+    """3. (cont.) No more permits than the law allows one holder."""
+    quota_max = rules.entry(code, "quota.max_permits_per_holder", on)
+    if quota_max is None or quota_max.status == "repealed":
+        return []
+    outcome = evaluate_case(
+        {"jurisdiction": code, "kind": "quota", "date": on.isoformat(), "permits": len(others) + 1}
+    )
+    result.missing_parameters += [
+        p for p in outcome.get("missing_parameters", []) if p == "quota.max_permits_per_holder"
+    ]
+    return [
+        Reason(
+            code="permits_per_holder",
+            message=f"Já é titular de {len(others)} permissão(ões): {violation['message']}",
+            citation=violation["citation"],
+            unblock="Somente após a extinção de uma das permissões atuais.",
+        )
+        for violation in outcome.get("violations", [])
+        if violation.get("rule") == "max_permits_per_holder"
+    ]
+
+
+def _resides_long_enough(holder: Any, on: dt.date, application: Permit | None) -> list[Reason]:
+    """4. Residence in the municipality, where the law requires a minimum time."""
+    residence = rules.entry(holder.jurisdiction_id, "permit.residence_min", on)
+    if residence is None or residence.status != "value":
+        return []
+    person = holder.person
+    since = getattr(person, "residence_since", None) if person is not None else None
+    if since is None and application is not None:
+        since = application.residence_since
+    needed = rules.describe(residence.value)
+    if since is None:
+        return [
+            Reason(
+                code="residence_unknown",
+                message=f"Residência no município não comprovada (exige-se {needed}).",
+                citation=str(residence.citation),
+                unblock="Informar a data desde quando reside no município, com o comprovante.",
+            )
+        ]
+    complete_on = rules.add(since, residence.value)
+    if complete_on <= on:
+        return []
+    return [
+        Reason(
+            code="residence_short",
+            message=(
+                f"Reside no município desde {br_date(since)}: a lei exige {needed} "
+                f"(completa em {br_date(complete_on)})."
+            ),
+            citation=str(residence.citation),
+            unblock=f"Novo requerimento a partir de {br_date(complete_on)}.",
+        )
+    ]
+
+
+def _of_age(holder: Any, on: dt.date) -> list[Reason]:
+    """5. Age (adults), for a person."""
+    person = holder.person
+    min_age = rules.entry(holder.jurisdiction_id, "permit.holder_min_age", on)
+    if person is None or min_age is None or min_age.status != "value":
+        return []
+    if person.birth_date is None:
+        return [
+            Reason(
+                code="birth_date_unknown",
+                message="Data de nascimento não informada.",
+                citation=str(min_age.citation),
+                unblock="Completar a data de nascimento no cadastro da pessoa.",
+            )
+        ]
+    if rules.age_on(person.birth_date, on) >= int(min_age.value):
+        return []
+    adult_on = rules.add(person.birth_date, {"years": int(min_age.value)})
+    return [
+        Reason(
+            code="under_age",
+            message=f"Menor de {min_age.value} anos.",
+            citation=str(min_age.citation),
+            unblock=f"Novo requerimento a partir de {br_date(adult_on)}.",
+        )
+    ]
+
+
+def _cleared(holder: Any, on: dt.date, procedure: str) -> list[Reason]:
+    """6. Fines and fees paid, where the law makes the procedure depend on it (quitação)."""
+    clear = clearance(holder=holder, on=on, procedure=procedure)
+    if clear.clear:
+        return []
+    return [
+        Reason(
+            code="clearance",
+            message=" ".join(clear.reasons),
+            citation="; ".join(clear.citations),
+            unblock="Quitar os débitos vencidos (ou apresentar defesa, quando cabível).",
+        )
+    ]
 
 
 def rank_applications(applications: list[Permit], on: dt.date) -> list[Permit]:
