@@ -1,6 +1,7 @@
 """What the law says about a vehicle, read from the packs and the rules engine (no jurisdiction names).
 
-- `entry(code, name, on)`: a pack parameter in force, or None where this law has no such rule;
+- `entry(code, name, on)`: lotacao.core.law's — the dated entry (value, undefined or repealed), or
+  None where this law has no such rule; a repealed rule counts as absent wherever it is read here;
 - `assess(...)`: the engine's `vehicle` kind (admission, stay, replacement, inspection);
 - `age_limit(vehicle, on)`: the first day the vehicle is over its age limit (`vehicle.max_age`),
   and `replacement_deadline(...)`: the engine's `vehicle_replacement` deadline from that day;
@@ -14,18 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from lotacao.billing import selectors as billing_selectors
-from lotacao.core import law
 from lotacao.core.formats import br_date
-from lotacao.core.law import evaluate_case, pack_for
+from lotacao.core.law import entry, evaluate_case, pack_for, value
 from lotacao.law.packs import Entry
 
-value = law.value  # the value in force, or None (absent, undefined or repealed)
-
-
-def entry(code: str, name: str, on: dt.date) -> Entry | None:
-    """As lotacao.core.law.entry, but a rule not (or no longer) in force counts as absent."""
-    found = law.entry(code, name, on)
-    return None if found is None or found.status == "repealed" else found
+__all__ = ["entry", "value"]  # re-exported: value is None when absent, undefined or repealed
 
 
 def vehicle_case(vehicle: Any, insurance: dict[str, str] | None = None) -> dict[str, Any]:
@@ -89,8 +83,10 @@ class AgeLimit:
 
 def max_age_years(code: str, category: str, on: dt.date) -> tuple[int | None, str]:
     found = entry(code, "vehicle.max_age", on)
-    if found is None or found.status != "value":
-        return None, found.citation if found is not None else ""
+    if found is None or found.status == "repealed":
+        return None, ""  # no limit of stay in force
+    if found.status != "value":
+        return None, found.citation
     limit = found.value.get(category, found.value.get("any"))
     return (int(limit) if limit is not None else None), found.citation
 
@@ -150,7 +146,9 @@ def _as_clearance(result: Any) -> Clearance:
 
 def seal_rule(code: str, on: dt.date) -> tuple[dict[str, Any] | None, Entry | None]:
     found = entry(code, "inspection.seal", on)
-    if found is None or found.status != "value":
+    if found is None or found.status == "repealed":
+        return None, None
+    if found.status != "value":
         return None, found
     return dict(found.value), found
 

@@ -115,6 +115,8 @@ class InspectionDetail(ObjectView):
         deadline = rules.entry(
             inspection.jurisdiction_id, "inspection.representation_deadline", timezone.localdate()
         )
+        if deadline is not None and deadline.status == "repealed":
+            deadline = None  # a rule no longer in force is not shown
         context = {
             "title": str(inspection),
             "inspection": inspection,

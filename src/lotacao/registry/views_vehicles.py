@@ -196,6 +196,8 @@ class InsuranceCreate(VehicleObjectView):
     def _context(self, vehicle: Vehicle, form: Any) -> dict[str, Any]:
         today = timezone.localdate()
         minimum = rules.entry(vehicle.jurisdiction_id, "vehicle.insurance_min", today)
+        if minimum is not None and minimum.status == "repealed":
+            minimum = None  # a rule no longer in force is not shown
         return {"form": form, "title": f"Seguro do veículo {vehicle}", "vehicle": vehicle, "minimum": minimum}
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
