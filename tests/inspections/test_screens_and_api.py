@@ -35,7 +35,7 @@ def _vehicle_post(**over: Any) -> dict[str, Any]:
 
 def test_clerk_registers_a_vehicle_and_sees_the_law_refusal(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
-    url = reverse("registry:vehicle_create")
+    url = reverse("vehicles:create")
     assert client.get(url).status_code == 200
     response = client.post(url, _vehicle_post(manufacture_year=TODAY.year - 5))
     body = response.content.decode()
@@ -45,7 +45,7 @@ def test_clerk_registers_a_vehicle_and_sees_the_law_refusal(world: Any, client: 
     response = client.post(url, _vehicle_post())
     vehicle = Vehicle.objects.get(plate="PEX1A23")
     assert response.status_code == 302 and response["Location"] == reverse(
-        "registry:vehicle_file", args=[vehicle.pk]
+        "vehicles:file", args=[vehicle.pk]
     )
     page = client.get(response["Location"]).content.decode()
     assert "Idade limite" in page and f"01/01/{TODAY.year - 1 + 7}" in page
@@ -53,9 +53,9 @@ def test_clerk_registers_a_vehicle_and_sees_the_law_refusal(world: Any, client: 
 
 def test_fiscal_cannot_register_vehicles_nor_other_jurisdictions(world: Any, client: Any) -> None:
     client.force_login(world.users["fiscal.recife"])
-    assert client.post(reverse("registry:vehicle_create"), _vehicle_post()).status_code in (403, 422)
+    assert client.post(reverse("vehicles:create"), _vehicle_post()).status_code in (403, 422)
     client.force_login(world.users["atendente.esteio"])
-    response = client.post(reverse("registry:vehicle_create"), _vehicle_post())
+    response = client.post(reverse("vehicles:create"), _vehicle_post())
     assert response.status_code == 422  # recife is not a choice for an Esteio clerk
     assert not Vehicle.objects.filter(plate="PEX1A23").exists()
 
@@ -63,8 +63,8 @@ def test_fiscal_cannot_register_vehicles_nor_other_jurisdictions(world: Any, cli
 def test_holder_sees_own_vehicle_file_but_cannot_edit(world: Any, client: Any) -> None:
     vehicle = world.objects["recife"]["registry.vehicle"]
     client.force_login(world.users["holder0.recife"])
-    assert client.get(reverse("registry:vehicle_file", args=[vehicle.pk])).status_code == 200
-    assert client.get(reverse("registry:vehicle_edit", args=[vehicle.pk])).status_code == 403
+    assert client.get(reverse("vehicles:file", args=[vehicle.pk])).status_code == 200
+    assert client.get(reverse("vehicles:edit", args=[vehicle.pk])).status_code == 403
     assert client.get(reverse("inspections:schedule", args=[vehicle.pk])).status_code == 403
 
 

@@ -109,4 +109,4 @@ def _age_limits(active: QuerySet[Vehicle], today: dt.date, limit: dt.date) -> It
 
 
 def _url(vehicle_id: int) -> str:
-    return reverse("registry:vehicle_file", kwargs={"pk": 999999999}).replace("999999999", str(vehicle_id))
+    return reverse("vehicles:file", kwargs={"pk": 999999999}).replace("999999999", str(vehicle_id))

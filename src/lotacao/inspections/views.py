@@ -35,7 +35,7 @@ def _errors(form: Any, error: ValidationError) -> None:
 
 
 def _file(vehicle: Any) -> str:
-    return reverse("registry:vehicle_file", kwargs={"pk": vehicle.pk})
+    return reverse("vehicles:file", kwargs={"pk": vehicle.pk})
 
 
 class ObjectView(LoginRequiredMixin, View):

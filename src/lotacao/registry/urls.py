@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lotacao.registry import views, views_people, views_vehicles
+from lotacao.registry import views, views_people
 
 app_name = "registry"
 urlpatterns = [
@@ -22,10 +22,4 @@ urlpatterns = [
         views_people.LineRepresentatives.as_view(),
         name="line_representatives",
     ),
-    # vehicles (lotacao.registry.views_vehicles, owned by the inspections work)
-    path("veiculos/novo/", views_vehicles.VehicleCreate.as_view(), name="vehicle_create"),
-    path("veiculos/<int:pk>/ficha/", views_vehicles.VehicleFile.as_view(), name="vehicle_file"),
-    path("veiculos/<int:pk>/alterar/", views_vehicles.VehicleEdit.as_view(), name="vehicle_edit"),
-    path("veiculos/<int:pk>/substituir/", views_vehicles.VehicleReplace.as_view(), name="vehicle_replace"),
-    path("veiculos/<int:pk>/seguro/", views_vehicles.InsuranceCreate.as_view(), name="vehicle_insurance"),
 ]

@@ -68,8 +68,8 @@ class VehicleList(ScopedListView):
     ]
     search_fields = ["plate__startswith"]
     search_help = "Placa"
-    detail_url_name = "registry:vehicle_file"
-    create_url_name = "registry:vehicle_create"
+    detail_url_name = "vehicles:file"
+    create_url_name = "vehicles:create"
     create_label = "Cadastrar veículo"
 
     def get_queryset(self) -> Any:

@@ -1,6 +1,9 @@
 """Vehicle screens for clerks: register, edit, replace, insurance, and the vehicle's file (insurance,
 inspections, seal, age limit, replacement deadline). The law is checked by the services
-(lotacao.inspections.services), which name the articles in their refusals."""
+(lotacao.inspections.services), which name the articles in their refusals.
+
+They live beside the inspections they show (the registry, below, only lists vehicles); their URLs
+(lotacao.inspections.urls_vehicles, namespace `vehicles`) keep their paths under /cadastro/."""
 
 from __future__ import annotations
 
@@ -20,18 +23,18 @@ from django.views import View
 from lotacao.audit.services import history
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import permissions, rules, selectors, services
+from lotacao.inspections.forms_vehicles import (
+    InsuranceForm,
+    VehicleCreateForm,
+    VehicleEditForm,
+    VehicleReplaceForm,
+)
 from lotacao.inspections.models import (
     Inspection,
     InsurancePolicy,
     IrregularityNotice,
     Seal,
     VehicleAssessment,
-)
-from lotacao.registry.forms_vehicles import (
-    InsuranceForm,
-    VehicleCreateForm,
-    VehicleEditForm,
-    VehicleReplaceForm,
 )
 from lotacao.registry.models import Vehicle
 
@@ -79,7 +82,7 @@ class VehicleCreate(LoginRequiredMixin, View):
                 _errors(form, error)
             else:
                 messages.success(request, f"Veículo {vehicle} cadastrado.")
-                return HttpResponseRedirect(reverse("registry:vehicle_file", kwargs={"pk": vehicle.pk}))
+                return HttpResponseRedirect(reverse("vehicles:file", kwargs={"pk": vehicle.pk}))
         return render(request, self.template, {"form": form, "title": "Cadastrar veículo"}, status=422)
 
 
@@ -140,7 +143,7 @@ class VehicleEdit(VehicleObjectView):
                 _errors(form, error)
             else:
                 messages.success(request, "Veículo alterado.")
-                return HttpResponseRedirect(reverse("registry:vehicle_file", kwargs={"pk": vehicle.pk}))
+                return HttpResponseRedirect(reverse("vehicles:file", kwargs={"pk": vehicle.pk}))
         context = {"form": form, "title": f"Alterar veículo {vehicle}", "vehicle": vehicle}
         return render(request, self.template, context, status=422)
 
@@ -186,7 +189,7 @@ class VehicleReplace(VehicleObjectView):
                 _errors(form, error)
             else:
                 messages.success(request, f"Veículo {vehicle} substituído por {new}; {vehicle} foi baixado.")
-                return HttpResponseRedirect(reverse("registry:vehicle_file", kwargs={"pk": new.pk}))
+                return HttpResponseRedirect(reverse("vehicles:file", kwargs={"pk": new.pk}))
         return render(request, self.template, self._context(vehicle, form), status=422)
 
 
@@ -218,5 +221,5 @@ class InsuranceCreate(VehicleObjectView):
                 _errors(form, error)
             else:
                 messages.success(request, "Apólice registrada.")
-                return HttpResponseRedirect(reverse("registry:vehicle_file", kwargs={"pk": vehicle.pk}))
+                return HttpResponseRedirect(reverse("vehicles:file", kwargs={"pk": vehicle.pk}))
         return render(request, self.template, self._context(vehicle, form), status=422)
