@@ -243,7 +243,7 @@ def test_queue_lists_expiring_pending_and_cnh(world: Any) -> None:
     assert ("document.review", str(pending.pk)) in kinds
     assert ("person.cnh", str(person.pk)) in kinds
     cnh = next(s for s in specs if s.kind == "person.cnh")
-    assert "venceu" in cnh.title and cnh.url == reverse("registry:person", args=[person.pk])
+    assert "venceu" in cnh.title and cnh.url == reverse("people:person", args=[person.pk])
     # a renewed document replaces the expiring one in the queue
     renewed = _upload(world, valid_until=TODAY + dt.timedelta(days=365))
     services.review_document(actor=clerk, document=renewed, accepted=True)

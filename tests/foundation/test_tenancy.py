@@ -68,7 +68,7 @@ def test_a_holder_sees_their_own_records(world: Any, client: Any) -> None:
     for label in ("registry.person", "registry.holder", "registry.vehicle"):
         obj = world.objects["recife"][label]
         name = {
-            "registry.person": "registry:person",
+            "registry.person": "people:person",
             "registry.holder": "registry:holder",
             "registry.vehicle": "registry:vehicle",
         }[label]

@@ -22,7 +22,7 @@ def test_create_person_screen_refuses_an_invalid_cpf_in_portuguese(world: Any, c
     client.force_login(world.users["atendente.recife"])
     before = Person.objects.count()
     response = client.post(
-        reverse("registry:person_create"),
+        reverse("people:person_create"),
         {"cpf": "123.456.789-00", "full_name": "Fulano", "reason": "balcão", "jurisdiction": "recife"},
     )
     assert response.status_code == 200
@@ -34,7 +34,7 @@ def test_create_person_screen_refuses_a_duplicate_cpf(world: Any, client: Any) -
     existing = world.objects["recife"]["registry.person"]
     client.force_login(world.users["atendente.recife"])
     response = client.post(
-        reverse("registry:person_create"),
+        reverse("people:person_create"),
         {"cpf": existing.cpf_display, "full_name": "Outro", "reason": "balcão", "jurisdiction": "recife"},
     )
     assert "Já existe uma pessoa com o CPF" in response.content.decode()
@@ -45,7 +45,7 @@ def test_create_person_with_cnh_and_residence(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
     cpf = sample_cpf(300_000_001)
     response = client.post(
-        reverse("registry:person_create"),
+        reverse("people:person_create"),
         {
             "cpf": cpf,
             "full_name": " Maria da Silva ",
@@ -70,7 +70,7 @@ def test_create_person_with_cnh_and_residence(world: Any, client: Any) -> None:
 def test_incomplete_cnh_is_refused(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
     response = client.post(
-        reverse("registry:person_create"),
+        reverse("people:person_create"),
         {"cpf": sample_cpf(300_000_002), "full_name": "X", "cnh_number": "12345678901", "reason": "r"},
     )
     assert "Informe número, categoria e validade da CNH" in response.content.decode()
@@ -79,12 +79,12 @@ def test_incomplete_cnh_is_refused(world: Any, client: Any) -> None:
 def test_staff_cannot_create_in_another_jurisdiction(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
     response = client.post(
-        reverse("registry:person_create"),
+        reverse("people:person_create"),
         {"cpf": sample_cpf(300_000_003), "full_name": "X", "reason": "r", "jurisdiction": "esteio"},
     )
     assert response.status_code == 403
     client.force_login(world.users["fiscal.recife"])
-    assert client.get(reverse("registry:person_create")).status_code == 403
+    assert client.get(reverse("people:person_create")).status_code == 403
 
 
 def test_edit_person_is_audited_and_refuses_duplicates(world: Any, client: Any) -> None:
@@ -98,7 +98,7 @@ def test_edit_person_is_audited_and_refuses_duplicates(world: Any, client: Any) 
     person.refresh_from_db()
     assert person.cpf != other.cpf
     client.force_login(clerk)
-    url = reverse("registry:person_edit", args=[person.pk])
+    url = reverse("people:person_edit", args=[person.pk])
     assert client.get(url).status_code == 200
     data = {"cpf": person.cpf_display, "full_name": "Nome Novo", "reason": "Correção do nome"}
     assert client.post(url, data).status_code == 302
@@ -113,14 +113,14 @@ def test_edit_person_is_audited_and_refuses_duplicates(world: Any, client: Any) 
 def test_create_association_screen(world: Any, client: Any) -> None:
     client.force_login(world.users["gestor.recife"])
     response = client.post(
-        reverse("registry:company_create"),
+        reverse("people:company_create"),
         {"kind": "cooperativa", "cnpj": sample_cnpj(80_000_001), "legal_name": "Coopvan", "reason": "r"},
     )
     assert response.status_code == 302
     company = Company.objects.get(legal_name="Coopvan")
     assert company.kind == "cooperativa" and company.jurisdiction_id == "recife"
     bad = client.post(
-        reverse("registry:company_create"),
+        reverse("people:company_create"),
         {"kind": "empresa", "cnpj": "11.111.111/1111-11", "legal_name": "X", "reason": "r"},
     )
     assert "CNPJ 11.111.111/1111-11 inválido" in bad.content.decode()
@@ -200,7 +200,7 @@ def test_representatives_screen(world: Any, client: Any) -> None:
     line = _line(world, "recife")
     person = world.objects["recife"]["registry.person"]
     client.force_login(world.users["atendente.recife"])
-    url = reverse("registry:line_representatives", args=[line.pk])
+    url = reverse("people:line_representatives", args=[line.pk])
     assert "Representante da linha (até 1)" in client.get(url).content.decode()
     response = client.post(
         url,

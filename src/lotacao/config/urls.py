@@ -8,6 +8,7 @@ urlpatterns = [
     path("conta/", include("lotacao.accounts.urls")),
     path("cadastro/", include("lotacao.registry.urls")),
     path("cadastro/", include("lotacao.inspections.urls_vehicles")),  # the vehicle's file and writes
+    path("cadastro/", include("lotacao.web.urls_people")),  # people's pages and writes
     path("permissoes/", include("lotacao.permits.urls")),
     path("documentos/", include("lotacao.documents.urls")),
     path("vistorias/", include("lotacao.inspections.urls")),

@@ -38,7 +38,7 @@ def _successor(owner: str) -> Exists:
 def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
     limit = today + dt.timedelta(days=horizon)
     base_doc = _url("documents:document", 0)
-    base_person = _url("registry:person", 0)
+    base_person = _url("people:person", 0)
 
     def doc_url(pk: int) -> str:
         return base_doc.replace("/0/", f"/{pk}/")

@@ -87,13 +87,13 @@ class UploadView(LoginRequiredMixin, View):
 class PersonUpload(UploadView):
     model = Person
     owner_kind = "person"
-    back_url = "registry:person"
+    back_url = "people:person"
 
 
 class CompanyUpload(UploadView):
     model = Company
     owner_kind = "company"
-    back_url = "registry:company"
+    back_url = "people:company"
 
 
 class VehicleUpload(UploadView):

@@ -14,8 +14,8 @@ class PersonList(ScopedListView):
     search_fields = ["full_name__icontains"]
     document_search_fields = ["cpf__startswith"]
     search_help = "Nome ou CPF"
-    detail_url_name = "registry:person"
-    create_url_name = "registry:person_create"
+    detail_url_name = "people:person"
+    create_url_name = "people:person_create"
     create_label = "Cadastrar pessoa"
 
 

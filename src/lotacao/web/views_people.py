@@ -3,6 +3,10 @@ line representatives; the person's page with documents (valid, expiring, missing
 
 Every write goes through lotacao.registry.services (validated, audited). Objects are looked up
 through the scoped managers (404 outside the user's scope); writing needs gestor or atendente.
+
+They live at the edge because a person's and a company's page put the registry's record beside
+the documents app's (the registry, below both, only lists); their URLs (lotacao.web.urls_people,
+namespace `people`) keep their paths under /cadastro/.
 """
 
 from __future__ import annotations
@@ -70,7 +74,7 @@ class ObjectWriteView(LoginRequiredMixin, View):
 class PersonFile(PersonDetail):
     """The person's page: registration, documents (valid, expiring, missing) and history."""
 
-    template_name = "registry/person_file.html"
+    template_name = "people/person_file.html"
     fields = [
         *PersonDetail.fields,
         ("Endereço", "address_display"),
@@ -100,7 +104,7 @@ class PersonCreate(LoginRequiredMixin, View):
             raise PermissionDenied("Seu perfil não permite cadastrar pessoas.")
         return render(
             request,
-            "registry/person_form.html",
+            "people/person_form.html",
             {"form": form, "title": "Nova pessoa", "jurisdictions": jurisdictions},
         )
 
@@ -127,7 +131,7 @@ class PersonCreate(LoginRequiredMixin, View):
                 _errors(form, error)
             else:
                 messages.success(request, f"{person} cadastrado(a).")
-                return redirect("registry:person", person.pk)
+                return redirect("people:person", person.pk)
         return self.render(request, form)
 
 
@@ -144,7 +148,7 @@ class PersonEdit(ObjectWriteView):
     def render(self, request: HttpRequest, person: Person, form: PersonForm) -> HttpResponse:
         return render(
             request,
-            "registry/person_form.html",
+            "people/person_form.html",
             {"form": form, "title": f"Editar {person}", "person": person},
         )
 
@@ -163,7 +167,7 @@ class PersonEdit(ObjectWriteView):
                 _errors(form, error)
             else:
                 messages.success(request, "Cadastro atualizado.")
-                return redirect("registry:person", person.pk)
+                return redirect("people:person", person.pk)
         return self.render(request, person, form)
 
 
@@ -177,12 +181,12 @@ class CompanyList(ScopedListView):
     search_fields = ["legal_name__icontains", "trade_name__icontains"]
     document_search_fields = ["cnpj__startswith"]
     search_help = "Razão social, nome fantasia ou CNPJ"
-    detail_url_name = "registry:company"
+    detail_url_name = "people:company"
 
 
 class CompanyDetail(ScopedDetailView):
     model = Company
-    template_name = "registry/company_detail.html"
+    template_name = "people/company_detail.html"
     fields = [
         ("Razão social", "legal_name"),
         ("Nome fantasia", "trade_name"),
@@ -211,7 +215,7 @@ class CompanyCreate(LoginRequiredMixin, View):
             raise PermissionDenied("Seu perfil não permite cadastrar pessoas jurídicas.")
         return render(
             request,
-            "registry/company_form.html",
+            "people/company_form.html",
             {"form": form, "title": "Nova pessoa jurídica", "jurisdictions": jurisdictions},
         )
 
@@ -242,7 +246,7 @@ class CompanyCreate(LoginRequiredMixin, View):
                 _errors(form, error)
             else:
                 messages.success(request, f"{company} cadastrada.")
-                return redirect("registry:company", company.pk)
+                return redirect("people:company", company.pk)
         return self.render(request, form)
 
 
@@ -269,7 +273,7 @@ class LineRepresentatives(ObjectWriteView):
         choices, cite, undefined = self.positions(line)
         return render(
             request,
-            "registry/line_representatives.html",
+            "people/line_representatives.html",
             {
                 "title": f"Representantes da linha {line.code}",
                 "line": line,
@@ -313,7 +317,7 @@ class LineRepresentatives(ObjectWriteView):
                 _errors(form, error)
             else:
                 messages.success(request, "Representante registrado.")
-                return redirect("registry:line_representatives", line.pk)
+                return redirect("people:line_representatives", line.pk)
         return self.render(request, line, form)
 
 
@@ -331,4 +335,3 @@ def _company_by_cnpj(cnpj: str) -> Company:
     if company is None:
         raise ValidationError(f"Nenhuma associação ou cooperativa com o CNPJ {cnpj} — cadastre-a antes.")
     return company
-
