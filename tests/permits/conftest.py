@@ -16,6 +16,7 @@ import pytest
 from lotacao.core.sample_ids import sample_cpf
 
 DAY = dt.date(2025, 6, 16)
+RECIFE = "Lei Municipal 16.856/2003 (Recife)"
 _seq = itertools.count(1)
 
 
@@ -152,3 +153,11 @@ class Factory:
 @pytest.fixture
 def make(db: Any) -> Factory:
     return Factory()
+
+
+def snapshot(permit: Any) -> tuple[Any, ...]:
+    """What a refused transition must leave as it was."""
+    from lotacao.permits.models import Permit
+
+    p = Permit.unscoped.get(pk=permit.pk)
+    return (p.status, p.valid_until, p.renewals, p.suspended_until, p.ends_on, p.number, p.transfers)

@@ -19,17 +19,12 @@ from lotacao.accounts.access import Access
 from lotacao.core.tenancy import EVERYTHING
 from lotacao.permits import actions, services, states
 from lotacao.permits.models import Permit
-from tests.permits.conftest import DAY
+from tests.permits.conftest import DAY, snapshot
 
 S = Permit.Status
 LONG_AGO = dt.date(2018, 1, 10)  # a Recife permit granted then (six years) has expired by DAY
 # Recife's permit is personal: transfers are walked in Esteio (successors, art. 46, V; 15 years).
 PLACE = {"transfer": ("esteio", dt.date(2009, 1, 10))}
-
-
-def _snapshot(permit: Permit) -> tuple[Any, ...]:
-    p = Permit.unscoped.get(pk=permit.pk)
-    return (p.status, p.valid_until, p.renewals, p.suspended_until, p.ends_on, p.number, p.transfers)
 
 
 def _set(permit: Permit, **fields: Any) -> Permit:
@@ -144,14 +139,14 @@ def test_every_status_against_every_transition(make: Any, setup: str, action: st
     state_refusal = f"Não é possível {transition.doing}: a permissão está {S(status).label.lower()}"
 
     if status not in transition.sources:
-        before = _snapshot(permit)
+        before = snapshot(permit)
         if action == "expire":  # the nightly job: nothing to record is not an error
             assert services.expire_permit(actor=None, permit=permit, on=DAY) is None
         else:
             with pytest.raises(ValidationError) as refused:
                 _run(action, permit, make, j)
             assert refused.value.messages[0].startswith(state_refusal)
-        assert _snapshot(permit) == before
+        assert snapshot(permit) == before
         return
 
     try:
