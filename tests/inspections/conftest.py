@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from lotacao.core.sample_ids import sample_cnpj, sample_cpf
 
@@ -61,7 +62,10 @@ def pernambuco(world: Any) -> dict[str, Any]:
 
     j = make_jurisdiction("pernambuco")
     company = services.create_company(
-        actor=None, jurisdiction=j, cnpj=sample_cnpj(77_000_001), legal_name="Fretamentos Ltda.",
+        actor=None,
+        jurisdiction=j,
+        cnpj=sample_cnpj(77_000_001),
+        legal_name="Fretamentos Ltda.",
         reason="teste",
     )
     holder = services.register_holder(actor=None, company=company, reason="teste")
@@ -77,3 +81,34 @@ def pernambuco(world: Any) -> dict[str, Any]:
         reason="teste",
     )
     return {"jurisdiction": j, "holder": holder, "vehicle": vehicle}
+
+
+# ---------------------------------------------------------------- helpers shared by the test modules
+
+
+def refused(call: Any, *needles: str) -> str:
+    """Call, expect a refusal, and check that its Portuguese message says each needle."""
+    with pytest.raises(ValidationError) as info:
+        call()
+    text = " ".join(info.value.messages)
+    for needle in needles:
+        assert needle in text, text
+    return text
+
+
+def fresh_vehicle(world: Any, code: str) -> Any:
+    """A vehicle of the world's holder with no inspection yet (the shared world has some)."""
+    from lotacao.registry import services as registry
+
+    j = world.a if code == world.a.code else world.b
+    return registry.create_vehicle(
+        actor=None,
+        jurisdiction=j,
+        plate="FRE5H00",
+        manufacture_year=TODAY.year - 2,
+        category="van",
+        seats=16,
+        doors=4,
+        holder=world.objects[code]["registry.holder"],
+        reason="teste",
+    )

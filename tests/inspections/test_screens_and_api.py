@@ -44,9 +44,7 @@ def test_clerk_registers_a_vehicle_and_sees_the_law_refusal(world: Any, client: 
     assert not Vehicle.objects.filter(plate="PEX1A23").exists()
     response = client.post(url, _vehicle_post())
     vehicle = Vehicle.objects.get(plate="PEX1A23")
-    assert response.status_code == 302 and response["Location"] == reverse(
-        "vehicles:file", args=[vehicle.pk]
-    )
+    assert response.status_code == 302 and response["Location"] == reverse("vehicles:file", args=[vehicle.pk])
     page = client.get(response["Location"]).content.decode()
     assert "Idade limite" in page and f"01/01/{TODAY.year - 1 + 7}" in page
 
