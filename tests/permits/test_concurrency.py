@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, connections
+from django.db import connections
 
 from lotacao.permits import services
 from lotacao.permits.models import Permit
 from tests.permits.conftest import DAY
 
-pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks")
+pytestmark = pytest.mark.postgres  # needs PostgreSQL row locks
 
 
 @pytest.mark.django_db(transaction=True)
