@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -29,6 +30,12 @@ def same(a: Any, b: Any) -> bool:
 
 def _match_item(want: dict[str, Any], got: dict[str, Any]) -> bool:
     return all(k in got and same(v, got[k]) for k, v in want.items())
+
+
+def _names(citation: str, provision: str) -> bool:
+    """Whether `citation` names `provision` ("art. 34") or a part of it ("art. 34, II"), alone or in
+    a compound citation ("art. 33, II; art. 34, II a IV")."""
+    return re.search(rf"(?:, |; ){re.escape(provision)}(?:$|,|;| e )", citation) is not None
 
 
 def problems(expect: dict[str, Any], res: Any) -> list[str]:
@@ -59,6 +66,29 @@ def problems(expect: dict[str, Any], res: Any) -> list[str]:
             types = sorted({m.get("type") for m in res.get("measures") or []})
             if types != sorted(set(want)):
                 out.append(f"measures {types}, want exactly {sorted(set(want))}")
+        elif key == "measure_items":  # extension: exactly these measure items (type, days, choice)
+            if res.get("measures") != want:
+                out.append(f"measures {res.get('measures')}, want {want}")
+        elif key == "release_ids":  # extension: {measure: [condition ids]} of release_conditions
+            got_release = res.get("release_conditions") or {}
+            for measure, ids in want.items():
+                got_ids = [c.get("id") for c in got_release.get(measure) or []]
+                if got_ids != list(ids):
+                    out.append(f"release of {measure} {got_ids}, want {list(ids)}")
+        elif key == "charge_types":  # extension: exactly these charges (amounts owed besides penalties)
+            types = sorted({c.get("type") for c in res.get("charges") or []})
+            if types != sorted(set(want)):
+                out.append(f"charges {types}, want exactly {sorted(set(want))}")
+        elif key == "interpretation_parameters":  # extension: exactly these interpretations' parameters
+            names = [i.get("parameter") for i in res.get("interpretations") or []]
+            if sorted(names) != sorted(want):
+                out.append(f"interpretations {names}, want {want}")
+        elif key == "citations_include":  # extension: these provisions are cited (exactly, as the last part)
+            cites = res.get("citations") or []
+            out += [f"missing citation {w!r}" for w in want if not any(c.endswith(", " + w) for c in cites)]
+        elif key == "citations_exclude":  # extension: no citation names these provisions, or a part of them
+            cites = res.get("citations") or []
+            out += [f"cites {c!r}" for w in want for c in cites if _names(c, w)]
         elif key == "points":
             got_points = res.get("points") or {}
             if "added" in want and not same(want["added"], got_points.get("added")):

@@ -1,6 +1,8 @@
 """Every YAML case beside every pack (`src/lotacao/packs/*/cases/*.yaml`), one test each.
 
-A case is `{name, case, expect}`; `expect` means what it means to ../shared/contracts/check.py.
+A case is `{name, case, expect}` and, where the case needs an agency's values, `overrides` (the
+engine's override shape: {"<parameter>": [{"from", "value", "by", "cite"}]}); `expect` means
+what it means to ../shared/contracts/check.py, with this suite's extensions (law_expect.py).
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ CASES = _load()
 
 @pytest.mark.parametrize("item", CASES)
 def test_case(item: dict[str, Any]) -> None:
-    assert set(item) <= {"name", "case", "expect"}, "a case has only name, case and expect"
-    result = evaluate_case(item["case"])
+    assert set(item) <= {"name", "case", "expect", "overrides"}, (
+        "a case has only name, case, expect, overrides"
+    )
+    result = evaluate_case(item["case"], overrides=item.get("overrides"))
     bad = problems(item.get("expect") or {}, result)
     assert not bad, f"{item['name']}: {'; '.join(bad)}\nresult: {result}"
 

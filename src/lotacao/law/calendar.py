@@ -133,7 +133,7 @@ class Calendar:
             return "domingo"
         if day in official_holidays(self.country, self.subdivision, day.year):
             name = holiday_name(self.country, self.subdivision, day)
-            return f"feriado ({name})" if name else "feriado"
+            return f"feriado: {name}" if name else "feriado"
         if (day.month, day.day) in self.yearly or day in self.dated:
             return "feriado municipal"
         if day in self.extra:

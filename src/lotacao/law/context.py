@@ -18,6 +18,7 @@ class Context:
 
     - `ctx.entry(name)` resolves a parameter on the case date (or `day`), records its citation,
       records it as missing when `undefined`, and its interpretation when it has one;
+    - `ctx.interpret(name, text)` records a reading the result relies on (a sentence for the clerk);
     - `ctx.value(name)` is the entry's value, or None when the law leaves it undefined or repealed;
     - `ctx.cite("art. 36")` records `pack.cite(...)` and returns it;
     - `ctx.calendar` is the business-day calendar of the pack and case (built on first use).
@@ -32,7 +33,7 @@ class Context:
         self.extra_holidays = extra_holidays
         self.citations: list[str] = []
         self.missing: list[str] = []
-        self.interpretations: list[str] = []
+        self.interpretations: list[tuple[str, str]] = []  # (parameter, one sentence), in order
         self.notes: list[str] = []  # sentences appended to the explanation (e.g. law status doubts)
         self._calendar: Calendar | None = None
 
@@ -43,10 +44,19 @@ class Context:
             self.add_citation(entry.citation)
         if entry.status == "undefined" and name not in self.missing:
             self.missing.append(name)
-        param = self.pack.parameters[name]
-        if param.interpretation is not None and name not in self.interpretations:
-            self.interpretations.append(name)
+        self.interpret(name)
         return entry
+
+    def interpret(self, name: str, text: str | None = None) -> None:
+        """Record that the result relies on a reading of the law: the parameter's own (its
+        interpretation's sentence), or `text` (e.g. the reading of one rule of a rule list)."""
+        if text is None:
+            interp = self.pack.parameters[name].interpretation
+            if interp is None:
+                return
+            text = interp.sentence
+        if all(t != text for _, t in self.interpretations):
+            self.interpretations.append((name, text))
 
     def value(self, name: str, day: dt.date | None = None) -> Any:
         entry = self.entry(name, day)
@@ -60,6 +70,11 @@ class Context:
         full = self.pack.cite(cite)
         self.add_citation(full)
         return full
+
+    def short(self, citation: str) -> str:
+        """A citation of the pack's law as an explanation says it, without the law's name ("art. 36")."""
+        prefix = f"{self.pack.law}, "
+        return citation[len(prefix) :] if citation.startswith(prefix) else citation
 
     def add_citation(self, citation: str) -> None:
         if citation not in self.citations:

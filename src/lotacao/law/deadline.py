@@ -18,6 +18,7 @@ from typing import Any
 from lotacao.law.context import Context, get_choice, pt_date
 from lotacao.law.errors import CaseError
 from lotacao.law.pack_model import Pack
+from lotacao.law.words import join_pt
 
 FIELDS = frozenset({"deadline"})
 COUNTINGS = ("calendar_days", "business_days", "from_first_business_day", "before", "after")
@@ -54,13 +55,13 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     days = int(rule["days"])
     counting = str(rule["counting"])
     due, moved_from, skipped = compute(ctx, start, days, counting)
-    text = [f"{param.description} ({entry.citation}): {days} {_unit(counting, days)}"]
+    text = [f"{param.description} ({entry.cite}): {days} {_unit(counting, days)}"]
     if counting == "calendar_days":
         text.append(f"contados de {pt_date(start)}, excluído o dia do início")
     elif counting == "business_days":
         text.append(f"contados a partir do dia útil seguinte a {pt_date(start)}")
         if skipped:
-            text.append(f"(não contam: {skipped})")
+            text.append(f"sem contar {skipped}")
     elif counting == "from_first_business_day":
         first = ctx.calendar.first_business_day_after(start)
         text.append(
@@ -105,15 +106,16 @@ def compute(ctx: Context, start: dt.date, days: int, counting: str) -> tuple[dt.
         while day < due:
             why = cal.reason_closed(day)
             if why and not why.startswith(("sábado", "domingo")):
-                skipped.append(f"{pt_date(day)}, {why}")
+                skipped.append(f"{pt_date(day)} ({why})")
             day += dt.timedelta(days=1)
-        return due, None, "; ".join(skipped)
+        return due, None, join_pt(skipped)
     if counting == "from_first_business_day":
         last = cal.first_business_day_after(start) + dt.timedelta(days=days - 1)
     else:
         last = start + dt.timedelta(days=days)
-    move = ctx.value("calendar.move_last_day") if ctx.has("calendar.move_last_day") else False
-    if move and not cal.is_business_day(last):
+    if cal.is_business_day(last) or not ctx.has("calendar.move_last_day"):
+        return last, None, ""
+    if ctx.value("calendar.move_last_day"):  # only a last day without business reads the rule
         return cal.next_business_day(last), last, ""
     return last, None, ""
 

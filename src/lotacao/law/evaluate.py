@@ -3,8 +3,8 @@
 Validates the common fields (Portuguese errors with dotted field paths), loads the jurisdiction's
 pack, and hands the case to the module of its kind: `lotacao.law.<kind>.evaluate(pack, case, ctx)`.
 The kind returns its own keys and an `explanation`; this module adds `jurisdiction`, `kind`,
-`citations` and `missing_parameters` (from what the kind recorded in `ctx`), and a sentence for
-each interpretation the result relied on.
+`citations`, `missing_parameters` and `interpretations` (from what the kind recorded in `ctx`),
+and says each interpretation and each missing value in words at the end of the explanation.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 from lotacao.law.context import Context, check_keys, parse_date, pt_date
 from lotacao.law.errors import CaseError, PackError
 from lotacao.law.packs import Pack, available_packs, get_pack
+from lotacao.law.words import lower_first
 
 KINDS = ("penalty", "deadline", "vehicle", "fee", "quota", "fleet")
 COMMON_FIELDS = frozenset({"jurisdiction", "kind", "date", "extra_holidays"})
@@ -107,34 +108,68 @@ def evaluate_or_raise(case: Any, *, overrides: Overrides | None = None) -> dict[
 
 
 def finish(pack: Pack, kind: str, result: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    """The kind's result with the common fields: citations (one per provision, each once), missing
+    parameters, the interpretations relied on — ids in the
+    structured fields, each said in words in the explanation."""
     out: dict[str, Any] = {"jurisdiction": pack.id, "kind": kind}
     out.update(result)
     citations = list(result.get("citations") or [])
     for c in ctx.citations:
         if c not in citations:
             citations.append(c)
-    out["citations"] = citations or [pack.cite("(lei completa)")]
+    out["citations"] = unique(split_citations(pack, citations)) or [pack.cite("(lei completa)")]
     missing = list(result.get("missing_parameters") or [])
     for m in ctx.missing:
         if m not in missing:
             missing.append(m)
     out["missing_parameters"] = missing
+    interpretations = [{"parameter": name, "text": text} for name, text in ctx.interpretations]
+    out["interpretations"] = interpretations
     parts = [str(result.get("explanation") or "").strip()]
     parts += ctx.notes
-    readings: set[str] = set()
-    for name in ctx.interpretations:
-        interp = pack.parameters[name].interpretation
-        if interp is not None and interp.reading not in readings:
-            readings.add(interp.reading)
-            parts.append(f"Interpretação adotada ({name}): {interp.reading}")
-    if missing:
+    for item in interpretations:
+        parts.append(f"Interpretação adotada: {item['text']}")
+    if interpretations:
         parts.append(
-            "Valores que o texto da lei deixa indefinidos e que este resultado precisou: "
-            + ", ".join(missing)
-            + " (o órgão gestor pode informá-los)."
+            "O órgão gestor pode adotar outra leitura em Valores da lei."
+            if len(interpretations) == 1
+            else "O órgão gestor pode adotar outras leituras em Valores da lei."
         )
+    if missing:
+        parts.append(missing_sentence(pack, missing))
     out["explanation"] = " ".join(p for p in parts if p)
     return out
+
+
+def missing_sentence(pack: Pack, missing: list[str]) -> str:
+    """The values the law leaves open that the result needed, named in words."""
+    names = [lower_first(pack.parameters[m].description) if m in pack.parameters else m for m in missing]
+    if len(names) == 1:
+        return (
+            f"A lei não fixa um valor de que este resultado precisa — {names[0]} —, "
+            "que o órgão gestor pode informar em Valores da lei."
+        )
+    return (
+        "A lei não fixa valores de que este resultado precisa, que o órgão gestor pode informar em "
+        f"Valores da lei: {'; '.join(names)}."
+    )
+
+
+def split_citations(pack: Pack, citations: list[str]) -> list[str]:
+    """One citation per provision: "<law>, art. 18, b; Anexo I, art. 7º, IV" is two citations."""
+    prefix = f"{pack.law}, "
+    out: list[str] = []
+    for c in citations:
+        if c.startswith(prefix) and "; " in c:
+            out += [prefix + part.strip() for part in c[len(prefix) :].split("; ") if part.strip()]
+        else:
+            out.append(c)
+    return out
+
+
+def unique(citations: list[str]) -> list[str]:
+    """Each citation once (a provision cited by two rules is listed once)."""
+    return list(dict.fromkeys(citations))
 
 
 def _extra_holidays(value: Any) -> tuple[dt.date, ...]:
@@ -159,7 +194,8 @@ def _check_law_status(ctx: Context) -> None:
         if "law.in_force" not in ctx.missing:
             ctx.missing.append("law.in_force")
         ctx.notes.append(
-            f"Atenção: a vigência da lei em {pt_date(ctx.date)} não está confirmada: {entry.reason}"
+            f"Atenção: a vigência da lei em {pt_date(ctx.date)} não está confirmada: "
+            f"{lower_first(entry.reason or '')}."
         )
         return
     reason = entry.reason or entry.note or "a lei não está em vigor nesta data"

@@ -18,9 +18,10 @@ from lotacao.law.context import Context, get_choice, get_decimal, get_int, pt_da
 from lotacao.law.errors import CaseError
 from lotacao.law.pack_model import Pack
 from lotacao.law.units import FISCAL_UNITS, brl, dec, fiscal, money, number_pt
+from lotacao.law.words import lower_first, modality_pt, plural
 
 FIELDS = frozenset({"fee", "demand_revenue", "months", "vehicles", "seats", "modality"})
-PER_INPUTS = {"vehicles": "veículo(s)", "months": "mês(es)", "seats": "lugar(es)"}
+PER_INPUTS = {"vehicles": ("veículo", "veículos"), "months": ("mês", "meses"), "seats": ("lugar", "lugares")}
 RATE_INPUTS = {"demand_revenue": "receita da demanda informada"}
 
 
@@ -44,7 +45,7 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
         result["amount"] = None
         why = entry.reason or "a taxa não está em vigor nesta data"
         result["explanation"] = (
-            f"{param.description} ({entry.citation}): sem valor em {pt_date(ctx.date)} — {why}"
+            f"{param.description} ({entry.cite}): sem valor em {pt_date(ctx.date)} — {lower_first(why)}."
         )
         return result
     rule: Mapping[str, Any] = entry.value
@@ -55,7 +56,7 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     exempt = _exempt(ctx, fee_id, case)
     if exempt:
         total = Decimal(0)
-        text = f"{param.description} ({entry.citation}): não é devida — {exempt}."
+        text = f"{param.description} ({entry.cite}): não é devida — {exempt}."
     elif "rate" in rule:
         source = str(rule["of"])
         base = get_decimal(case, source)
@@ -63,7 +64,7 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
         rate = dec(rule["rate"])
         total = base * rate / 100
         text = (
-            f"{param.description} ({entry.citation}): {number_pt(rate)}% sobre {brl(base)} "
+            f"{param.description} ({entry.cite}): {number_pt(rate)}% sobre {brl(base)} "
             f"({RATE_INPUTS.get(source, source)}) = {brl(total)}."
         )
     else:
@@ -75,12 +76,12 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
             total = amount * count
             each = f"{number_pt(amount)} {unit}" if unit else brl(amount)
             whole = f"{number_pt(total)} {unit}" if unit else brl(total)
-            what = PER_INPUTS.get(str(per), str(per))
-            text = f"{param.description} ({entry.citation}): {count} {what} × {each} = {whole}."
+            one, many = PER_INPUTS.get(str(per), (str(per), str(per)))
+            text = f"{param.description} ({entry.cite}): {plural(count, one, many)} × {each} = {whole}."
         else:
             total = amount
             shown = f"{number_pt(total)} {unit}" if unit else brl(total)
-            text = f"{param.description} ({entry.citation}): {shown}."
+            text = f"{param.description} ({entry.cite}): {shown}."
     if unit in FISCAL_UNITS:
         result.update(fiscal(total, str(unit)))
     else:
@@ -92,7 +93,7 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
         if due_entry.status == "value":
             due = ctx.date.replace(day=int(due_entry.value))
             result["due"] = due.isoformat()
-            text += f" Vencimento no dia {due_entry.value} do mês: {pt_date(due)} ({due_entry.citation})."
+            text += f" Vencimento no dia {due_entry.value} do mês: {pt_date(due)} ({due_entry.cite})."
         else:
             result["due"] = None
     result["explanation"] = text
@@ -109,7 +110,7 @@ def _exempt(ctx: Context, fee_id: str, case: Mapping[str, Any]) -> str | None:
     entry = ctx.entry(name, cite=False)
     if entry.status == "value" and modality in entry.value:
         ctx.add_citation(entry.citation)
-        return f"a modalidade {modality} é isenta ({entry.citation})"
+        return f"o {modality_pt(str(modality))} é isento ({entry.cite})"
     return None
 
 

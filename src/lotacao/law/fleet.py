@@ -19,6 +19,7 @@ from lotacao.law.context import Context, get_choice, get_int
 from lotacao.law.errors import CaseError
 from lotacao.law.pack_model import Pack
 from lotacao.law.units import dec, number_pt
+from lotacao.law.words import CATEGORY_PT, modality_pt, plural
 
 FIELDS = frozenset(
     {
@@ -65,8 +66,9 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
             minimum = int(rule["vehicles"])
             if not applies:
                 text.append(
-                    f"Mínimo de {minimum} veículos próprios não se aplica a {category}/{modality} "
-                    f"({entry.citation})."
+                    f"O mínimo de {minimum} veículos próprios não se aplica a "
+                    f"{CATEGORY_PT[str(category)]} no {modality_pt(modality)} "
+                    f"({entry.cite})."
                 )
             elif own < minimum:
                 violations.append(
@@ -77,11 +79,13 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
                     }
                 )
                 text.append(
-                    f"Frota própria de {own} veículo(s) abaixo do mínimo de {minimum} ({entry.citation})."
+                    f"Frota própria de {plural(own, 'veículo')}, abaixo do mínimo de {minimum} "
+                    f"({entry.cite})."
                 )
             else:
                 text.append(
-                    f"Frota própria de {own} veículo(s) atende ao mínimo de {minimum} ({entry.citation})."
+                    f"Frota própria de {plural(own, 'veículo')}: atende ao mínimo de {minimum} "
+                    f"({entry.cite})."
                 )
         elif entry.status == "undefined":
             undetermined = True
@@ -97,8 +101,9 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
                         exempt = True
                         ctx.add_citation(ex.citation)
                         text.append(
-                            f"O limite de veículos arrendados não se aplica a {category} em {modality} "
-                            f"({ex.citation})."
+                            f"O limite de veículos arrendados não se aplica a "
+                            f"{CATEGORY_PT[str(category)]} no {modality_pt(modality)} "
+                            f"({ex.cite})."
                         )
         if entry.status == "value":
             percent = dec(entry.value["percent"])
@@ -106,8 +111,9 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
             result["max_leased"] = None if exempt else limit
             if not exempt:
                 text.append(
-                    f"Arrendados/locados/em comodato: até {number_pt(percent)}% da frota própria de {own}, "
-                    f"arredondado para cima = {limit}; informados {leased} ({entry.citation})."
+                    f"Veículos arrendados, locados ou em comodato: até {number_pt(percent)}% da frota "
+                    f"própria de {own}, arredondado para cima, ou seja {limit}; informados {leased} "
+                    f"({entry.cite})."
                 )
                 if leased > limit:
                     violations.append(
@@ -128,9 +134,9 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
             limit = share(regular, percent, str(entry.value.get("rounding", "down")))
             result["max_chartering_from_regular"] = limit
             text.append(
-                f"Da frota regular de {regular} veículo(s), até {number_pt(percent)}% = {limit} "
-                "pode(m) ir para o "
-                f"fretamento; informados {moved} ({entry.citation})."
+                f"Da frota regular de {plural(regular, 'veículo')}, até {number_pt(percent)}%, ou seja "
+                f"{plural(limit, 'veículo')}, pode ir para o fretamento; informados {moved} "
+                f"({entry.cite})."
             )
             if moved > limit:
                 violations.append(

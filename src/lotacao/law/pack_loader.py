@@ -46,6 +46,7 @@ INFRACTION_KEYS = (
     "measures",
     "measure_text",
     "measure_days",
+    "measure_choice",
     "offenders",
     "note",
 )
@@ -209,6 +210,11 @@ def _read_infraction(pack: Pack, chk: _Checker, code: Any, raw: Any, line: int) 
         not isinstance(measure_days, int) or isinstance(measure_days, bool) or measure_days <= 0
     ):
         raise chk.fail(row.line_of("measure_days"), "measure_days deve ser um inteiro positivo")
+    choice = row.get("measure_choice", False)
+    if not isinstance(choice, bool) or (choice and len(measures) < 2):
+        raise chk.fail(
+            row.line_of("measure_choice"), "measure_choice deve ser true (com duas medidas ou mais) ou false"
+        )
     offenders = row.get("offenders") or []
     if not isinstance(offenders, list) or any(o not in OFFENDERS for o in offenders):
         raise chk.fail(
@@ -228,6 +234,7 @@ def _read_infraction(pack: Pack, chk: _Checker, code: Any, raw: Any, line: int) 
         measures=tuple(measures),
         measure_text=chk.text(row, "measure_text", optional=True),
         measure_days=measure_days,
+        measure_choice=choice,
         offenders=tuple(offenders),
         note=chk.text(row, "note", optional=True),
     )
@@ -265,11 +272,17 @@ def _read_interpretation(chk: _Checker, data: LineDict) -> Interpretation | None
     if "interpretation" not in data:
         return None
     it = chk.mapping(data["interpretation"], data.line_of("interpretation"), "interpretation")
-    chk.keys(it, ("quote", "reading", "alternatives"), ("quote", "reading"))
+    chk.keys(it, ("quote", "reading", "alternatives", "summary"), ("quote", "reading"))
     alts = it.get("alternatives") or []
     if not isinstance(alts, list) or not all(isinstance(a, str) and a for a in alts):
         raise chk.fail(it.line_of("alternatives"), "alternatives deve ser uma lista de textos")
-    return Interpretation(str(chk.text(it, "quote")), str(chk.text(it, "reading")), tuple(alts))
+    summary = chk.text(it, "summary", optional=True)
+    return Interpretation(
+        str(chk.text(it, "quote")),
+        str(chk.text(it, "reading")),
+        tuple(alts),
+        " ".join(summary.split()) if summary else None,
+    )
 
 
 def _read_schema(chk: _Checker, data: LineDict, kind: Any) -> tuple[str, ...] | str | None:

@@ -58,6 +58,12 @@ class Interpretation:
     quote: str
     reading: str
     alternatives: tuple[str, ...] = ()
+    summary: str | None = None  # one plain sentence: what a result that relies on it says
+
+    @property
+    def sentence(self) -> str:
+        """What a result's explanation says of it: the summary (one sentence), else the reading."""
+        return self.summary or " ".join(self.reading.split())
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,7 @@ class Infraction:
     measures: tuple[str, ...] = ()
     measure_text: str | None = None
     measure_days: int | None = None  # the days of a permit_suspension measure, where the row gives them
+    measure_choice: bool = False  # the row's measures are alternatives: the agency applies one
     offenders: tuple[str, ...] = ()
     note: str | None = None
 

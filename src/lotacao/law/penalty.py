@@ -29,8 +29,9 @@ from lotacao.law.penalty_case import Offence, read_offence
 from lotacao.law.penalty_config import Config, config_for
 from lotacao.law.penalty_points import add_points
 from lotacao.law.penalty_recidivism import count_recidivism, escalate, rule_applies
-from lotacao.law.penalty_result import OFFENDER_PT, Findings, pt_date, state_result
+from lotacao.law.penalty_result import OFFENDER_BY, Findings, earlier_pt, pt_date, state_result
 from lotacao.law.penalty_rules import UNLICENSED_CODE, Window
+from lotacao.law.words import plural
 
 FIELDS = frozenset({"offender", "infraction", "history"})
 
@@ -44,6 +45,8 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     if offence.code in cfg.inapplicable:
         no_longer_punished(cfg, offence, found)
         return state_result(found, ctx, offence.group, 0, None)
+    if offence.code in cfg.doubtful:
+        applied_with_doubt(cfg, offence, found)
     repeat, window = count_recidivism(cfg, offence, found)
     group = escalate(pack, cfg, offence.group, repeat, found)
     apply_profile_rules(cfg, offence, group, window, repeat or 0, found)
@@ -53,31 +56,39 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
         points = add_points(cfg, offence.group, offence.finals, offence.day, found)
     if repeat is not None:
         repeat = max([repeat, *found.counts])
-    return state_result(found, ctx, group, repeat, points)
+    return state_result(found, ctx, group, repeat, points, cfg)
 
 
 def describe_infraction(pack: Pack, cfg: Config, offence: Offence, found: Findings) -> None:
-    """Which infraction, of which group, when and by whom (and the alias its code was given by)."""
+    """Which infraction (the law's own item), of which group, when and by whom (and the item of
+    the law a contract code stands for)."""
     code, group, inf = offence.code, offence.group, offence.infraction
     group_label = pack.groups[group].label if group is not None else None
     when = pt_date(offence.day)
-    offender = OFFENDER_PT[offence.offender]
+    by = OFFENDER_BY[offence.offender]
     if code == UNLICENSED_CODE:
-        found.say(f"Transporte remunerado de passageiros sem autorização ({code}), constatado em {when}.")
+        found.say(f"Transporte remunerado de passageiros sem autorização, constatado em {when}.")
     elif inf is not None:
         found.cite(inf.citation)
-        found.say(f'Infração {code} ({group_label}): "{inf.description}", cometida em {when} por {offender}.')
+        given = ", grupo informado no caso" if inf.group is None else ""
+        found.say(
+            f"Infração do {inf.cite} ({group_label}{given}): “{inf.description.rstrip('.')}”, "
+            f"cometida em {when} {by}."
+        )
     else:
         assert group is not None
         found.cite(pack.groups[group].citation)
-        found.say(f'Infração {code}, da classe "{group_label}", cometida em {when} por {offender}.')
+        found.say(f"Infração {code}, da classe “{group_label}”, cometida em {when} {by}.")
     if offence.given != code:
         entry = cfg.aliases_entry
-        assert entry is not None
+        assert entry is not None and inf is not None
         found.cite(entry.citation)
-        found.say(
-            f"O código informado ({offence.given}) corresponde, nesta lei, a {code} (penalty.code_aliases)."
+        what = (
+            "O transporte sem autorização"
+            if offence.given == UNLICENSED_CODE
+            else f"O código {offence.given}"
         )
+        found.say(f"{what} corresponde, nesta lei, à infração do {inf.cite}.")
         found.interpret(cfg, "penalty.code_aliases")
 
 
@@ -88,12 +99,16 @@ def describe_history(offence: Offence, found: Findings) -> None:
         return
     ignored = []
     if pending:
-        ignored.append(f"{pending} pendente{'s' if pending > 1 else ''} de decisão")
+        ignored.append(f"{plural(pending, 'pendente', 'pendentes')} de decisão")
     if annulled:
-        ignored.append(f"{annulled} anulada{'s' if annulled > 1 else ''}")
-    text = f"Histórico: {len(finals)} infração(ões) anterior(es) com decisão definitiva"
+        ignored.append(plural(annulled, "anulada", "anuladas"))
+    text = (
+        f"Histórico: {earlier_pt(len(finals))}"
+        if finals
+        else "Histórico: nenhuma infração anterior definitiva"
+    )
     if ignored:
-        text += f"; não contam (só decisões definitivas contam) {' e '.join(ignored)}"
+        text += f"; não contam, porque só contam as decisões definitivas, {' e '.join(ignored)}"
     found.say(text + ".")
 
 
@@ -102,8 +117,17 @@ def no_longer_punished(cfg: Config, offence: Offence, found: Findings) -> None:
     entry = cfg.inapplicable_entry
     assert entry is not None
     found.cite(entry.citation)
-    found.interpretations.append("penalty.inapplicable_codes")
+    found.interpret(cfg, "penalty.inapplicable_codes")
     found.say(f"Não se aplica penalidade: {cfg.inapplicable[offence.code]}")
+
+
+def applied_with_doubt(cfg: Config, offence: Offence, found: Findings) -> None:
+    """A code the law's text puts in doubt (penalty.doubtful_codes): it applies, and the doubt is said."""
+    entry = cfg.doubtful_entry
+    assert entry is not None
+    found.cite(entry.citation)
+    found.interpret(cfg, "penalty.doubtful_codes")
+    found.say(f"Atenção, há dúvida sobre esta infração: {cfg.doubtful[offence.code]}")
 
 
 def apply_profile_rules(
@@ -111,7 +135,6 @@ def apply_profile_rules(
 ) -> None:
     """Every rule of the offender's profile whose conditions hold, then the measure rules."""
     profile = cfg.offenders[offence.offender]
-    found.interpret(cfg, f"penalty.rules.{profile}")
     for rule in cfg.rules[profile]:
         if rule_applies(rule, offence, group, cfg, window, found):
             fire_rule(rule, group, cfg, repeat, found)

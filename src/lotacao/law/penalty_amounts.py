@@ -16,6 +16,7 @@ from lotacao.law.penalty_config import Config
 from lotacao.law.penalty_result import OFFENDER_PT, Findings
 from lotacao.law.penalty_rules import FineTable, PenaltySpec, Rule
 from lotacao.law.units import brl, number_pt, plain
+from lotacao.law.words import plural
 
 CENT = Decimal("0.01")
 
@@ -30,20 +31,32 @@ _Record = tuple[str, dict[str, Any], tuple[Decimal, ...], str, tuple[str, ...], 
 
 
 def fire_rule(rule: Rule, group: str | None, cfg: Config, repeat: int, found: Findings) -> None:
-    """A rule whose conditions hold: its penalty, its measures, and the types it replaces."""
+    """A rule whose conditions hold: its penalty, its measures (and what releases them), the
+    amounts it adds, the types it replaces, and the reading of the law it embodies."""
     found.cite(*rule.citations)
     if rule.penalty is not None:
         apply_penalty(rule.penalty, rule.cites, group, cfg, repeat, found)
     for m, days in rule.measures:
         found.add_measure(m, days, "; ".join(rule.cites))
+        if rule.release is not None:
+            found.measure_release.setdefault(m, rule.release)
+    for charge in rule.charges:
+        found.charges.setdefault(charge, rule.citations[0])
     found.replaced |= rule.replaces
+    if rule.reading:
+        found.read(rule.param, rule.reading)
 
 
 def add_catalogue_measures(inf: Infraction | None, found: Findings) -> None:
-    """The measures the catalogue row of the infraction gives (permit suspension with its days)."""
+    """The measures the catalogue row of the infraction gives (permit suspension with its days;
+    where the row offers a choice, the agency applies one of them)."""
     if inf is not None and inf.measures:
         for m in inf.measures:
             found.add_measure(m, inf.measure_days if m == "permit_suspension" else None, inf.cite)
+        if "permit_suspension" in inf.measures and inf.measure_days is None:
+            found.open_days = inf.code
+        if inf.measure_choice:
+            found.choice = inf.measures
         found.cite(inf.citation)
 
 
@@ -55,6 +68,8 @@ def apply_penalty(
     if rec is None:
         rec = cfg.memo[key] = _record(spec, cites, group, cfg, repeat)
     kind, out, severity, text, citations, missing = rec
+    if spec.type == "fine" and cfg.fines[spec.fine or str(group)].base_multiple is not None:
+        found.uses_base = True
     for c in citations:
         found.citations[c] = None
     for m in missing:
@@ -77,12 +92,12 @@ def _record(
     if kind == "suspension":
         assert spec.days is not None
         out, severity, text = {"type": "suspension", "days": spec.days}, (Decimal(spec.days),), ""
-        text = f"suspensão por {spec.days} dias"
+        text = f"suspensão por {plural(spec.days, 'dia')}"
     elif kind == "revocation":
         out = {"type": "revocation"}
         if spec.ban_years is not None:
             out["ban_years"] = spec.ban_years
-            text = f"cassação, com impedimento de {spec.ban_years} anos para voltar ao serviço"
+            text = f"cassação, com impedimento de {plural(spec.ban_years, 'ano')} para voltar ao serviço"
         else:
             text = "cassação (a lei não fixa prazo de impedimento)"
         severity = (Decimal(spec.ban_years or 0),)
@@ -107,11 +122,10 @@ def _fine(spec: PenaltySpec, table: FineTable, cfg: Config, repeat: int) -> _Rec
         out["charged_to"] = spec.charged_to
     if table.status != "value":
         out["amount"] = None
-        reason = f": {table.reason}" if table.reason else ""
-        text = f"multa de valor não definido no texto disponível ({table.param}{reason}){charged}"
+        text = f"multa de valor que o texto disponível não define{charged}"
         return "fine", out, (Decimal(-1), factor), text, (table.citation,), (table.param,)
     if table.by:
-        charged += f" (valor fixado pelo órgão: {table.by}, {table.citation})"
+        charged += f", valor fixado pelo órgão gestor, {table.by}, conforme {table.citation},"
     if table.base_multiple is not None:
         return _fine_in_base_values(table, cfg, factor, out, charged)
     if table.amount is not None:
@@ -131,14 +145,12 @@ def _fine_in_base_values(
     cites = (table.citation, entry.citation)
     if cfg.base_fine is None:
         out["amount"] = None
-        text = f"multa de {number_pt(table.base_multiple)} × Vb, com Vb não definido (penalty.base_fine)"
+        text = f"multa de {number_pt(table.base_multiple)} × Vb, com o valor base (Vb) não definido"
         return "fine", out, (Decimal(-1), factor), text + charged, cites, ("penalty.base_fine",)
     value = (table.base_multiple * cfg.base_fine * factor).quantize(CENT, rounding=ROUND_HALF_UP)
     out["amount"] = str(value)
     text = f"multa de {brl(value)} ({number_pt(table.base_multiple)} × Vb de {brl(cfg.base_fine)}"
     text += f", × {number_pt(factor)})" if factor != 1 else ")"
-    if entry.by:
-        text += f" (Vb fixado pelo órgão: {entry.by}, {entry.citation})"
     return "fine", out, (value,), text + charged, cites, ()
 
 

@@ -9,12 +9,15 @@ Everything a law decides about penalties is data in `packs/<id>/parameters/penal
 - `penalty.fine.<group|key>`     fine table entry: `amount` (BRL), `units`+`unit`, or
                                  `base_multiple` (× `penalty.base_fine`)
 - `penalty.base_fine`            the base value of `base_multiple` fines
+- `penalty.base_fine_readjustment` dated percentages that correct the base value from each date
+                                 (each applies on top of the earlier ones, after the base's own date)
 - `penalty.recidivism_scope`     `same_group` | `same_code`
 - `penalty.recidivism_window`    a duration, or `catalogue` (the period of the catalogue row)
 - `penalty.escalation`           `{order: [...]}`: each recidivism raises the group one step
 - `penalty.points`               points per group; `penalty.points_thresholds` penalties by total
 - `penalty.code_aliases`         contract code -> catalogue code
 - `penalty.inapplicable_codes`   catalogue code -> why the law no longer punishes it
+- `penalty.doubtful_codes`       catalogue code -> the doubt about applying it (it still applies)
 
 A parameter the pack does not have means the law has no such rule. Malformed rule data is a
 PackError naming the parameter's file, raised when the period is first used.
@@ -26,7 +29,7 @@ import bisect
 import datetime as dt
 import weakref
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from lotacao.law.pack_model import Entry, Pack
@@ -40,7 +43,19 @@ from lotacao.law.penalty_rules import (
     Window,
 )
 
+CENT = Decimal("0.01")
+
 # --------------------------------------------------------------------------- the compiled period
+
+
+@dataclass(frozen=True, slots=True)
+class Readjustment:
+    """A correction of the base value from `start` by `percent` (the act that fixed it)."""
+
+    start: dt.date
+    percent: Decimal
+    citation: str
+    by: str | None
 
 
 @dataclass(slots=True)
@@ -55,8 +70,11 @@ class Config:
     measure_rules: tuple[Rule, ...]
     measures_entry: Entry | None
     fines: dict[str, FineTable]
-    base_fine: Decimal | None
+    base_fine: Decimal | None  # the base value in force, readjustments applied
     base_fine_entry: Entry | None
+    base_fine_original: Decimal | None  # the base value of penalty.base_fine, before readjustments
+    readjustments: tuple[Readjustment, ...]  # the corrections applied to it, in order
+    readjustment_entry: Entry | None
     scope: str | None
     scope_entry: Entry | None
     window_mode: str  # fixed | catalogue | none | undefined
@@ -72,9 +90,12 @@ class Config:
     aliases_entry: Entry | None
     inapplicable: dict[str, str]
     inapplicable_entry: Entry | None
+    doubtful: dict[str, str]
+    doubtful_entry: Entry | None
     code_lists: dict[str, CodeList]
-    interpretations: frozenset[str]  # parameters (among the above) that carry an interpretation
+    interpretations: dict[str, str]  # parameter (among the above) -> the sentence of its reading
     code_groups: dict[str, str | None]  # catalogue code (and alias) -> group
+    code_cites: dict[str, str]  # catalogue code (and alias) -> the law's own item ("art. 42, XV, d")
     memo: dict[tuple[Any, ...], Any] = field(default_factory=dict)  # penalty_amounts' per-period memo
 
 
@@ -85,7 +106,8 @@ def compile_config(pack: Pack, day: dt.date) -> Config:
     off_entry, offenders, rules, rules_entries = _offender_profiles(r)
     measures_entry, measure_rules = r.rules("penalty.measures")
     fines = _fine_tables(r)
-    base_entry, base_fine = _base_fine(r)
+    base_entry, original = _base_fine(r)
+    readj_entry, readjustments, base_fine = _readjusted(r, base_entry, original)
     scope_entry, scope = _recidivism_scope(r)
     window_entry, window_mode, window = _recidivism_window(r, scope)
     esc_entry, escalation = _escalation(r)
@@ -93,6 +115,7 @@ def compile_config(pack: Pack, day: dt.date) -> Config:
     thr_entry, thresholds = _points_thresholds(r)
     alias_entry, aliases = _code_aliases(r)
     inap_entry, inapplicable = _inapplicable_codes(r)
+    doubt_entry, doubtful = _doubtful_codes(r)
     all_rules = [rule for rs in rules.values() for rule in rs] + list(measure_rules)
     code_lists = _check_rule_references(r, all_rules, fines, base_entry)
     return Config(
@@ -106,6 +129,9 @@ def compile_config(pack: Pack, day: dt.date) -> Config:
         fines=fines,
         base_fine=base_fine,
         base_fine_entry=base_entry,
+        base_fine_original=original,
+        readjustments=readjustments,
+        readjustment_entry=readj_entry,
         scope=scope,
         scope_entry=scope_entry,
         window_mode=window_mode,
@@ -121,9 +147,12 @@ def compile_config(pack: Pack, day: dt.date) -> Config:
         aliases_entry=alias_entry,
         inapplicable=inapplicable,
         inapplicable_entry=inap_entry,
+        doubtful=doubtful,
+        doubtful_entry=doubt_entry,
         code_lists=code_lists,
         interpretations=_interpreted_parameters(pack),
         code_groups=_code_groups(pack, aliases),
+        code_cites=_code_cites(pack, aliases),
     )
 
 
@@ -162,6 +191,31 @@ def _base_fine(r: RuleReader) -> tuple[Entry | None, Decimal | None]:
     """penalty.base_fine: the base value (Vb) of `base_multiple` fines."""
     entry, raw = r.value("penalty.base_fine")
     return entry, (r.decimal("penalty.base_fine", raw, "penalty.base_fine") if raw is not None else None)
+
+
+def _readjusted(
+    r: RuleReader, base_entry: Entry | None, original: Decimal | None
+) -> tuple[Entry | None, tuple[Readjustment, ...], Decimal | None]:
+    """penalty.base_fine_readjustment: each dated percentage after the base value's own date and up
+    to the day corrects it, one on top of the other, rounded to centavos at each step."""
+    name = "penalty.base_fine_readjustment"
+    if r.entry(name) is None:
+        return None, (), original
+    # the law's own entry (its rule of correction), not an agency's readjustment
+    entry = [e for e in r.pack.parameters[name].entries if e.by is None and e.start <= r.day][-1]
+    if base_entry is None or original is None:
+        return entry, (), original
+    steps: list[Readjustment] = []
+    value = original
+    for e in r.pack.parameters[name].entries:
+        if e.start <= base_entry.start or e.start > r.day or e.status != "value":
+            continue
+        percent = r.decimal(name, e.value, name)
+        if percent == 0:
+            continue
+        value = (value * (1 + percent / 100)).quantize(CENT, rounding=ROUND_HALF_UP)
+        steps.append(Readjustment(e.start, percent, e.citation, e.by))
+    return entry, tuple(steps), value
 
 
 def _recidivism_scope(r: RuleReader) -> tuple[Entry | None, str | None]:
@@ -255,6 +309,12 @@ def _inapplicable_codes(r: RuleReader) -> tuple[Entry | None, dict[str, str]]:
     return entry, {str(k): str(v) for k, v in (raw or {}).items()}
 
 
+def _doubtful_codes(r: RuleReader) -> tuple[Entry | None, dict[str, str]]:
+    """penalty.doubtful_codes: catalogue codes applied with a doubt the result must state."""
+    entry, raw = r.value("penalty.doubtful_codes")
+    return entry, {str(k): " ".join(str(v).split()) for k, v in (raw or {}).items()}
+
+
 def _check_rule_references(
     r: RuleReader, rules: list[Rule], fines: dict[str, FineTable], base_entry: Entry | None
 ) -> dict[str, CodeList]:
@@ -266,7 +326,14 @@ def _check_rule_references(
             centry = r.entry(cname)
             assert centry is not None
             codes = r.codes(cname, centry.value, cname) if centry.status == "value" else None
-            code_lists[cname] = CodeList(cname, centry.status, codes, centry.citation, centry.reason)
+            code_lists[cname] = CodeList(
+                cname,
+                centry.status,
+                codes,
+                centry.citation,
+                centry.reason,
+                r.pack.parameters[cname].description,
+            )
         spec = rule.penalty
         if spec is not None and spec.type == "fine":
             for key in [spec.fine] if spec.fine else sorted(rule.groups or ()):
@@ -277,13 +344,13 @@ def _check_rule_references(
     return code_lists
 
 
-def _interpreted_parameters(pack: Pack) -> frozenset[str]:
-    """The penalty parameters that carry an interpretation of the law's text."""
-    return frozenset(
-        n
-        for n in pack.parameters
-        if n.startswith("penalty.") and pack.parameters[n].interpretation is not None
-    )
+def _interpreted_parameters(pack: Pack) -> dict[str, str]:
+    """The penalty parameters that carry an interpretation of the law's text, with its sentence."""
+    out: dict[str, str] = {}
+    for name, param in pack.parameters.items():
+        if name.startswith("penalty.") and param.interpretation is not None:
+            out[name] = param.interpretation.sentence
+    return out
 
 
 def _code_groups(pack: Pack, aliases: dict[str, str]) -> dict[str, str | None]:
@@ -292,6 +359,14 @@ def _code_groups(pack: Pack, aliases: dict[str, str]) -> dict[str, str | None]:
     for alias, target in aliases.items():
         code_groups[alias] = pack.infractions[target].group
     return code_groups
+
+
+def _code_cites(pack: Pack, aliases: dict[str, str]) -> dict[str, str]:
+    """Catalogue code (and alias) -> the law's own item, as the law prints it."""
+    cites = {code: inf.cite for code, inf in pack.infractions.items()}
+    for alias, target in aliases.items():
+        cites[alias] = pack.infractions[target].cite
+    return cites
 
 
 # --------------------------------------------------------------------------- cache by period

@@ -11,6 +11,7 @@ from lotacao.law.penalty_case import Final
 from lotacao.law.penalty_config import Config
 from lotacao.law.penalty_result import TYPE_PT, Findings
 from lotacao.law.penalty_rules import Window, window_start
+from lotacao.law.words import join_pt
 
 
 def add_points(cfg: Config, group: str, finals: list[Final], day: dt.date, found: Findings) -> dict[str, Any]:
@@ -22,14 +23,15 @@ def add_points(cfg: Config, group: str, finals: list[Final], day: dt.date, found
     for t in cfg.thresholds:
         if t.window not in windows:
             windows.append(t.window)
-    if cfg.thresholds_entry is not None:
-        found.interpret(cfg, "penalty.points_thresholds")
     table = cfg.points
     if table is None:
         return _points_undefined(cfg, windows, found)
+    if cfg.thresholds_entry is not None:
+        found.interpret(cfg, "penalty.points_thresholds")
     if entry.by:
-        found.say(f"Pontos por grupo fixados pelo órgão ({entry.by}, {entry.citation}).")
+        found.say(f"Pontos por grupo fixados pelo órgão gestor, {entry.by}, conforme {entry.citation}.")
     added = table.get(group, 0)
+    points = "ponto" if added == 1 else "pontos"
     totals: dict[str, int] = {}
     for w in windows:
         start = window_start(day, w)
@@ -40,9 +42,8 @@ def add_points(cfg: Config, group: str, finals: list[Final], day: dt.date, found
         f"{totals[w.key]} {'no prontuário' if w.unit == 'unlimited' else f'em {w.label}'}" for w in windows
     ]
     found.say(
-        f"Pontos: {added} desta infração (grupo {group}); total com as infrações anteriores definitivas: "
-        + ", ".join(parts)
-        + "."
+        f"Pontos: {added} {points} desta infração (Grupo {group}); total com as infrações anteriores "
+        "definitivas: " + ", ".join(parts) + "."
     )
     _apply_thresholds(cfg, group, totals, found)
     return {"added": added, "totals": totals}
@@ -54,9 +55,9 @@ def _points_undefined(cfg: Config, windows: list[Window], found: Findings) -> di
     assert entry is not None
     found.miss("penalty.points")
     found.say(
-        f"Pontos: o valor em pontos de cada classe não está definido no texto disponível "
-        f"(penalty.points: {entry.reason}); não é possível somar o prontuário nem verificar "
-        + "; ".join(f"{t.at_least} pontos ({'; '.join(t.cites)})" for t in cfg.thresholds)
+        "Pontos: o texto disponível não diz quantos pontos vale cada classe de infração; por isso não "
+        "é possível somar o prontuário nem verificar o limite de "
+        + join_pt(f"{t.at_least} pontos ({'; '.join(t.cites)})" for t in cfg.thresholds)
         + "."
     )
     if cfg.thresholds_entry is not None:

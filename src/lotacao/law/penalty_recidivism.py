@@ -13,8 +13,9 @@ import datetime as dt
 from lotacao.law.pack_model import Infraction, Pack
 from lotacao.law.penalty_case import Final, Offence
 from lotacao.law.penalty_config import Config
-from lotacao.law.penalty_result import SCOPE_PT, TYPE_PT, Findings, pt_date
-from lotacao.law.penalty_rules import Earlier, Rule, Window, window_start
+from lotacao.law.penalty_result import SCOPE_PT, TYPE_PT, Findings, earlier_pt, pt_date
+from lotacao.law.penalty_rules import UNLICENSED_CODE, Earlier, Rule, Window, window_start
+from lotacao.law.words import join_pt, lower_first
 
 
 def count_earlier(
@@ -41,8 +42,17 @@ def count_earlier(
     return hits
 
 
-def _list(hits: list[Final]) -> str:
-    return ", ".join(f"{c} em {pt_date(d)}" for d, c, _ in sorted(hits))
+def _list(cfg: Config, hits: list[Final]) -> str:
+    """The earlier infractions counted, each by the law's own item and date."""
+    return join_pt(f"{code_label(cfg, c)} em {pt_date(d)}" for d, c, _ in sorted(hits))
+
+
+def code_label(cfg: Config, code: str) -> str:
+    """An infraction as the law prints it ("art. 42, XV, d"); the agency's own code where the law
+    has no catalogue; unlicensed transport in words."""
+    if code == UNLICENSED_CODE:
+        return "transporte sem autorização"
+    return cfg.code_cites.get(code, code)
 
 
 def row_window(inf: Infraction | None) -> Window | None:
@@ -62,6 +72,10 @@ def count_recidivism(cfg: Config, offence: Offence, found: Findings) -> tuple[in
     """How many times the offender is a repeat offender (None where the law leaves it undefined),
     and the window the rules count earlier infractions in by default."""
     window = row_window(offence.infraction) if cfg.window_mode == "catalogue" else cfg.window
+    if offence.group is None:
+        # Transport without authorisation is outside the catalogue: the law's recidivism (window,
+        # scope, escalation) is that of its infractions; only a rule's own count applies to it.
+        return 0, window
     if cfg.window_mode == "undefined":
         return _recidivism_undefined(cfg, offence, found), window
     if cfg.window_mode not in ("fixed", "catalogue") or cfg.scope is None:
@@ -82,8 +96,8 @@ def _recidivism_undefined(cfg: Config, offence: Offence, found: Findings) -> int
     found.cite(entry.citation)
     found.miss("penalty.recidivism_window")
     found.say(
-        "A reincidência não está definida no texto disponível (penalty.recidivism_window): "
-        f"{entry.reason} As infrações anteriores não foram consideradas."
+        f"A reincidência não está definida no texto disponível: {entry.reason} "
+        "Por isso as infrações anteriores não foram consideradas."
     )
     return None
 
@@ -93,10 +107,7 @@ def _recidivism_in_window(cfg: Config, offence: Offence, window: Window, scope: 
     day = offence.day
     counted = count_earlier(offence.finals, day, window, scope, offence.code, offence.group)
     if counted or offence.finals:
-        for e in (cfg.scope_entry, cfg.window_entry):
-            if e is not None:
-                found.cite(e.citation)
-        if cfg.window_mode == "catalogue" and offence.infraction is not None:
+        if counted and cfg.window_mode == "catalogue" and offence.infraction is not None:
             found.cite(offence.infraction.citation)
         found.interpret(cfg, "penalty.recidivism_scope", "penalty.recidivism_window")
         start = window_start(day, window)
@@ -111,7 +122,7 @@ def _recidivism_in_window(cfg: Config, offence: Offence, window: Window, scope: 
             span = "sem limite de tempo"
         head = f"Reincidência: contam as infrações anteriores definitivas {SCOPE_PT[scope]} {span}"
         if counted:
-            found.say(f"{head}: {len(counted)} — {_list(counted)}.")
+            found.say(f"{head}: {len(counted)} — {_list(cfg, counted)}.")
         else:
             found.say(f"{head}: nenhuma.")
     return len(counted)
@@ -181,9 +192,8 @@ def _enough_earlier(
     if e.window is not None or e.scope is not None or only is not None:
         span = "sem limite de tempo" if w.unit == "unlimited" else f"nos {w.label} anteriores"
         found.say(
-            f"Para {'; '.join(rule.cites)}: {len(hits)} infração(ões) anterior(es) definitiva(s) "
-            f"{SCOPE_PT[scope]} {span}"
-            f" — {_list(hits)}."
+            f"Para {'; '.join(rule.cites)}: {earlier_pt(len(hits))} {SCOPE_PT[scope]} {span}"
+            f" — {_list(cfg, hits)}."
         )
     found.counts.append(len(hits))
     return True
@@ -206,8 +216,8 @@ def _say_undefined_list(
         found.cite(codes.citation, *rule.citations)
         found.miss(codes.param)
         kind = rule.penalty.type if rule.penalty else "medida"
+        what = lower_first(codes.description or "uma lista de infrações")
         found.say(
-            f"A regra de {'; '.join(rule.cites)} ({TYPE_PT.get(kind, kind)}) pode se aplicar, "
-            "mas depende de "
-            f"{codes.param}, que o texto disponível não define: {codes.reason}"
+            f"A regra do {'; '.join(rule.cites)} ({TYPE_PT.get(kind, kind)}) pode se aplicar, "
+            f"mas depende de um valor que o texto disponível não define — {what}: {codes.reason}"
         )

@@ -19,6 +19,8 @@ from lotacao.law.errors import PackError
 from lotacao.law.pack_model import MEASURES, OFFENDERS, Entry, Pack
 
 PENALTY_TYPES = ("warning", "fine", "suspension", "revocation", "course", "intervention")
+# Amounts a rule adds besides its penalty (Esteio art. 18, c and parágrafo único).
+CHARGES = ("removal_and_storage_costs", "fine_equal_to_costs")
 SCOPES = ("same_group", "same_code")
 UNLICENSED_CODE = "unlicensed_transport"
 ONE = Decimal(1)
@@ -119,6 +121,15 @@ class Earlier:
 
 
 @dataclass(frozen=True, slots=True)
+class Release:
+    """A condition for releasing a measure: {id, label, cite} as in `measure.release`."""
+
+    id: str
+    label: str
+    cite: str
+
+
+@dataclass(frozen=True, slots=True)
 class Rule:
     groups: frozenset[str] | None
     codes: frozenset[str] | None
@@ -128,6 +139,10 @@ class Rule:
     replaces: frozenset[str]
     cites: tuple[str, ...]
     citations: tuple[str, ...]
+    param: str = ""  # the rule list it belongs to (penalty.rules.<profile>, penalty.measures)
+    reading: str | None = None  # one sentence: the reading of the law this rule embodies
+    charges: tuple[str, ...] = ()  # amounts owed besides the penalty (CHARGES)
+    release: tuple[Release, ...] | None = None  # replaces measure.release for this rule's measures
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +162,7 @@ class CodeList:
     codes: frozenset[str] | None
     citation: str
     reason: str | None
+    description: str = ""
 
 
 # --------------------------------------------------------------------------- reading the pack
@@ -269,7 +285,17 @@ class RuleReader:
     def rule(self, name: str, raw: Any) -> Rule:
         if not isinstance(raw, dict):
             raise self.fail(name, f"cada regra deve ser um mapa, não {raw!r}")
-        extra = set(raw) - {"when", "penalty", "measures", "replaces", "cite", "note"}
+        extra = set(raw) - {
+            "when",
+            "penalty",
+            "measures",
+            "replaces",
+            "cite",
+            "note",
+            "reading",
+            "charges",
+            "release",
+        }
         if extra:
             raise self.fail(name, f"chave desconhecida numa regra: {sorted(extra)[0]!r}")
         when = raw.get("when") or {}
@@ -288,13 +314,50 @@ class RuleReader:
         earlier = self.earlier(name, when["earlier"]) if "earlier" in when else None
         penalty = self.penalty(name, raw["penalty"]) if "penalty" in raw else None
         measures = self.measures(name, raw.get("measures"))
-        if penalty is None and not measures:
-            raise self.fail(name, "uma regra precisa de penalty ou measures")
+        charges = self.codes(name, raw.get("charges") or [], "charges")
+        if charges - set(CHARGES):
+            raise self.fail(name, f"charges: valor desconhecido {sorted(charges)[0]!r} (use {CHARGES})")
+        if penalty is None and not measures and not charges:
+            raise self.fail(name, "uma regra precisa de penalty, measures ou charges")
         replaces = self.codes(name, raw.get("replaces") or [], "replaces")
         if replaces - set(PENALTY_TYPES):
             raise self.fail(name, f"replaces: tipo desconhecido {sorted(replaces)[0]!r}")
         cites, citations = self.cites(name, raw.get("cite"))
-        return Rule(groups, codes, earlier, penalty, measures, frozenset(replaces), cites, citations)
+        reading = raw.get("reading")
+        if reading is not None and (not isinstance(reading, str) or not reading.strip()):
+            raise self.fail(name, "reading deve ser um texto (uma frase)")
+        release = self.release(name, raw["release"]) if "release" in raw else None
+        if release is not None and not measures:
+            raise self.fail(name, "release só vale numa regra com measures")
+        return Rule(
+            groups,
+            codes,
+            earlier,
+            penalty,
+            measures,
+            frozenset(replaces),
+            cites,
+            citations,
+            param=name,
+            reading=" ".join(reading.split()) if reading else None,
+            charges=tuple(c for c in CHARGES if c in charges),
+            release=release,
+        )
+
+    def release(self, name: str, raw: Any) -> tuple[Release, ...]:
+        """A rule's own release conditions: a list of {id, label, cite}."""
+        if not isinstance(raw, list):
+            raise self.fail(name, "release deve ser uma lista de {id, label, cite}")
+        out = []
+        for item in raw:
+            if (
+                not isinstance(item, dict)
+                or set(item) != {"id", "label", "cite"}
+                or not all(isinstance(v, str) and v.strip() for v in item.values())
+            ):
+                raise self.fail(name, f"condição de liberação inválida: {item!r}")
+            out.append(Release(item["id"], item["label"], item["cite"]))
+        return tuple(out)
 
     def earlier(self, name: str, e: Any) -> Earlier:
         """The `earlier` condition of a rule: at least N earlier infractions (in a window, scope, list)."""

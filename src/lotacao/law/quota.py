@@ -5,7 +5,10 @@ Parameters (each optional; a pack has those its law gives):
   inhabitants (case input `population`) -> `max_vehicles`;
 - `quota.max_permits_per_holder` (integer): case input `permits` (how many the holder would hold)
   -> `max_permits_per_holder`, `eligible`;
-- `quota.max_vehicles_per_permit` (integer): case input `vehicles` -> `max_vehicles_per_permit`, `eligible`.
+- `quota.max_vehicles_per_permit` (integer): case input `vehicles` -> `max_vehicles_per_permit`, `eligible`;
+- `quota.interruption_days` {max_days: N, excess: revocation}: case input `interruption_days` (days of
+  interruption of the service in the year, the one asked for included) -> `max_interruption_days`,
+  `eligible`; beyond N the law's consequence (`excess`: revocation) is stated.
 """
 
 from __future__ import annotations
@@ -18,9 +21,19 @@ from lotacao.law.context import Context, get_int
 from lotacao.law.errors import CaseError
 from lotacao.law.pack_model import Pack
 from lotacao.law.units import number_pt
+from lotacao.law.words import lower_first, plural
 
-FIELDS = frozenset({"population", "permits", "vehicles"})
-RULES = ("quota.vehicles_per_block", "quota.max_permits_per_holder", "quota.max_vehicles_per_permit")
+FIELDS = frozenset({"population", "permits", "vehicles", "interruption_days"})
+RULES = (
+    "quota.vehicles_per_block",
+    "quota.max_permits_per_holder",
+    "quota.max_vehicles_per_permit",
+    "quota.interruption_days",
+)
+EXCESS_PT = {
+    "revocation": "a interrupção além do prazo autorizado é considerada desistência da permissão e "
+    "leva à sua cassação",
+}
 
 
 def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
@@ -43,39 +56,52 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
             blocks = population // block
             result["max_vehicles"] = blocks * per
             text.append(
-                f"População de {number_pt(Decimal(population))} habitantes: {blocks} bloco(s) completo(s) de "
+                f"População de {number_pt(Decimal(population))} habitantes: "
+                f"{plural(blocks, 'bloco completo', 'blocos completos')} de "
                 f"{number_pt(Decimal(block))} habitantes × {per} veículos = "
-                f"no máximo {blocks * per} veículos "
-                f"({entry.citation})."
+                f"no máximo {plural(blocks * per, 'veículo')} ({entry.cite})."
             )
         else:
             result["max_vehicles"] = None
-            text.append(f"Limite de veículos por habitantes indefinido: {entry.reason} ({entry.citation}).")
+            text.append(
+                f"Limite de veículos por habitantes indefinido: {lower_first(entry.reason or '')} "
+                f"({entry.cite})."
+            )
 
-    for name, field, key, label in (
+    # A limit whose input the case does not give is left out when the case asks about another one.
+    given = {f for f in ("permits", "vehicles", "interruption_days") if case.get(f) is not None}
+    for name, field, key, one, many in (
         (
             "quota.max_permits_per_holder",
             "permits",
             "max_permits_per_holder",
+            "permissão por permissionário",
             "permissões por permissionário",
         ),
-        ("quota.max_vehicles_per_permit", "vehicles", "max_vehicles_per_permit", "veículos por permissão"),
+        (
+            "quota.max_vehicles_per_permit",
+            "vehicles",
+            "max_vehicles_per_permit",
+            "veículo por permissão",
+            "veículos por permissão",
+        ),
     ):
-        if name not in rules:
+        if name not in rules or (given and field not in given):
             continue
         count = get_int(case, field, required=False)
         entry = ctx.entry(name)
+        label = many
         if entry.status == "value":
             limit = int(entry.value)
             result[key] = limit
-            text.append(f"Máximo de {limit} {label} ({entry.citation}).")
+            text.append(f"Máximo de {plural(limit, one, many)} ({entry.cite}).")
             if count is not None:
                 asked = True
                 if count > limit:
                     violations.append(
                         {
                             "rule": key,
-                            "message": f"{count} {label} excede o máximo de {limit}.",
+                            "message": f"{plural(count, one, many)} excede o máximo de {limit}.",
                             "citation": entry.citation,
                         }
                     )
@@ -84,15 +110,67 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
                     text.append(f"Informado: {count} — dentro do limite.")
         elif entry.status == "repealed":
             result[key] = None
-            text.append(f"Sem limite de {label} nesta data: {entry.reason} ({entry.citation}).")
+            text.append(
+                f"Sem limite de {label} nesta data: {lower_first(entry.reason or '')} ({entry.cite})."
+            )
             asked = asked or count is not None
         else:
             result[key] = None
-            text.append(f"Limite de {label} indefinido nesta data: {entry.reason} ({entry.citation}).")
+            text.append(
+                f"Limite de {label} indefinido nesta data: {lower_first(entry.reason or '')} ({entry.cite})."
+            )
             if count is not None:
                 asked = undetermined = True
+    if "quota.interruption_days" in rules and (not given or "interruption_days" in given):
+        asked = _interruption(case, ctx, result, text, violations) or asked
+
     if asked:
         result["eligible"] = False if violations else None if undetermined else True
         result["violations"] = violations
     result["explanation"] = " ".join(text)
     return result
+
+
+def _interruption(
+    case: Mapping[str, Any],
+    ctx: Context,
+    result: dict[str, Any],
+    text: list[str],
+    violations: list[dict[str, str]],
+) -> bool:
+    """Days of interruption of the service in a year against the most the law lets be authorized."""
+    days = get_int(case, "interruption_days", required=False)
+    entry = ctx.entry("quota.interruption_days")
+    if entry.status != "value":
+        result["max_interruption_days"] = None
+        text.append(
+            f"Limite de interrupção do serviço indefinido: {lower_first(entry.reason or '')} ({entry.cite})."
+        )
+        return False
+    limit = int(entry.value["max_days"])
+    result["max_interruption_days"] = limit
+    text.append(
+        f"A interrupção do serviço, a pedido do permissionário, pode ser autorizada por até "
+        f"{plural(limit, 'dia')} por ano ({entry.cite})."
+    )
+    if days is None:
+        return False
+    if days > limit:
+        consequence = EXCESS_PT.get(str(entry.value.get("excess")), "")
+        message = f"{plural(days, 'dia')} de interrupção no ano excedem o limite de {plural(limit, 'dia')}"
+        violations.append(
+            {"rule": "max_interruption_days", "message": message + ".", "citation": entry.citation}
+        )
+        where = entry.value.get("excess_cite")
+        if where:
+            for part in str(where).split("; "):
+                ctx.cite(part)
+            consequence += f" ({where})"
+        text.append(
+            f"Informado: {plural(days, 'dia')} — acima do limite"
+            + (f"; {consequence}" if consequence else "")
+            + "."
+        )
+    else:
+        text.append(f"Informado: {plural(days, 'dia')} — dentro do limite.")
+    return True

@@ -40,6 +40,21 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def rule_readings(param: Parameter) -> list[tuple[str, str]]:
+    """The readings of the rules of a rule list (penalty.rules.*, penalty.measures), with their
+    articles, each once, in the order of the dated entries."""
+    out: dict[tuple[str, str], None] = {}
+    for entry in param.entries:
+        if entry.status != "value" or not isinstance(entry.value, list):
+            continue
+        for rule in entry.value:
+            if isinstance(rule, dict) and isinstance(rule.get("reading"), str):
+                cite = rule.get("cite")
+                cites = "; ".join(cite) if isinstance(cite, list) else str(cite or "")
+                out[(cites, rule["reading"])] = None
+    return list(out)
+
+
 def render_pack(pack: Pack) -> list[str]:
     out = [f"## {pack.name} — {pack.law}", ""]
     out.append(
@@ -50,19 +65,23 @@ def render_pack(pack: Pack) -> list[str]:
         out += [f"> {_one_line(pack.notes)}", ""]
     params = list(pack.iter_parameters())
 
-    interpreted = [p for p in params if p.interpretation is not None]
+    interpreted = [p for p in params if p.interpretation is not None or rule_readings(p)]
     out += [f"### Interpretações ({len(interpreted)})", ""]
     if not interpreted:
         out += ["Nenhuma.", ""]
     for param in interpreted:
         interp = param.interpretation
-        assert interp is not None
         cites = "; ".join(dict.fromkeys(e.citation for e in param.entries))
         out.append(f"- **`{param.name}`** — {_one_line(param.description)} ({cites})")
-        out.append(f"  - Texto: “{_one_line(interp.quote)}”")
-        out.append(f"  - Leitura adotada: {_one_line(interp.reading)}")
-        for alt in interp.alternatives:
-            out.append(f"  - Alternativa: {_one_line(alt)}")
+        if interp is not None:
+            out.append(f"  - Texto: “{_one_line(interp.quote)}”")
+            out.append(f"  - Leitura adotada: {_one_line(interp.reading)}")
+            if interp.summary:
+                out.append(f"  - Em uma frase, no resultado: {_one_line(interp.summary)}")
+            for alt in interp.alternatives:
+                out.append(f"  - Alternativa: {_one_line(alt)}")
+        for cite, reading in rule_readings(param):
+            out.append(f"  - Regra ({cite}): {_one_line(reading)}")
     out.append("")
 
     gaps = [(p, e) for p in params for e in p.entries if e.status == "undefined"]

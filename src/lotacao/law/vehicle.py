@@ -26,6 +26,7 @@ from lotacao.law.context import Context, check_keys, get, get_choice, get_decima
 from lotacao.law.errors import CaseError
 from lotacao.law.pack_model import Entry, Pack
 from lotacao.law.units import brl, dec
+from lotacao.law.words import join_pt, lower_first, modality_pt
 
 FIELDS = frozenset({"action", "vehicle", "replaced", "modality"})
 ACTIONS = ("entry", "keep", "replace", "inspection")
@@ -104,7 +105,9 @@ class _Check:
         self.ctx.add_citation(entry.citation)
         if entry.status == "undefined":
             desc = self.ctx.pack.parameters[name].description
-            self.unchecked.append(f"{desc}: não verificado — {entry.reason} ({entry.citation})")
+            self.unchecked.append(
+                f"{lower_first(desc)}: não verificado — {lower_first(entry.reason or '')} ({entry.cite})"
+            )
             return None
         return entry
 
@@ -161,10 +164,11 @@ def check_category(chk: _Check, vehicle: _Vehicle, modality: str | None) -> None
     if entry is not None and vehicle.category in entry.value:
         allowed_modalities = entry.value[vehicle.category]
         if modality not in allowed_modalities:
-            told = f"modalidade {modality}" if modality else "modalidade não informada"
+            told = modality_pt(modality) if modality else "modalidade não informada"
+            listed = join_pt((modality_pt(m) for m in allowed_modalities), "ou")
             chk.fail(
                 "category",
-                f"Categoria {cat_pt} só é admitida nas modalidades {', '.join(allowed_modalities)} ({told}).",
+                f"Categoria {cat_pt} só é admitida no {listed} (informado: {told}).",
                 entry.citation,
             )
 
@@ -284,7 +288,8 @@ def _answer(chk: _Check, ctx: Context, action: str, vehicle: _Vehicle) -> dict[s
     parts = [head]
     if chk.violations:
         parts.append(
-            "Irregularidades: " + " ".join(f"{v['message']} ({v['citation']})." for v in chk.violations)
+            "Irregularidades: "
+            + " ".join(f"{v['message']} ({ctx.short(v['citation'])})." for v in chk.violations)
         )
     if chk.passed:
         parts.append("Atende: " + "; ".join(chk.passed) + ".")
