@@ -22,8 +22,8 @@ def media(settings: Any, tmp_path: Any) -> None:
 
 def _served_notice(bworld: Any, code: str, infraction: str, days_ago: int = 2) -> Any:
     """A notice of the jurisdiction's holder drawn up by the engine and served by hand."""
-    from lotacao.enforcement import services
-    from lotacao.enforcement.notification import record_notification
+    from lotacao.enforcement.notices import services
+    from lotacao.enforcement.notices.notification import record_notification
 
     objects = bworld.objects[code]
     jurisdiction = bworld.a if code == bworld.a.code else bworld.b
@@ -117,7 +117,7 @@ def test_esteio_commission_opens_a_session_votes_and_judges(
 ) -> None:
     from playwright.sync_api import expect
 
-    from lotacao.enforcement import process
+    from lotacao.enforcement.due_process import process
     from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice
 
     today = timezone.localdate()

@@ -63,7 +63,7 @@ def test_retry_while_the_first_is_running_gets_409(world: Any, client: Any) -> N
     user = world.users["fiscal.recife"]
     client.force_login(user)
     data = body(world)
-    from lotacao.enforcement.api import NoticeIn
+    from lotacao.enforcement.notices.api import NoticeIn
 
     IdempotencyKey.objects.create(
         key="chave-1",

@@ -19,8 +19,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from lotacao.core.law import evaluate_case
-from lotacao.enforcement import pdf
-from lotacao.enforcement.dossier import holder_dossier
+from lotacao.enforcement.dossier import pdf
+from lotacao.enforcement.dossier.dossier import holder_dossier
 from lotacao.enforcement.models import Decision, Fine, InfractionNotice, Measure, NoticeService, PointsEntry
 
 from .conftest import at, make_jurisdiction

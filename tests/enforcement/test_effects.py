@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from lotacao.audit.models import AuditEvent
 from lotacao.core.sample_ids import sample_cpf
-from lotacao.enforcement import effects
 from lotacao.enforcement.models import (
     CourseRequirement,
     Decision,
@@ -23,6 +22,7 @@ from lotacao.enforcement.models import (
     RevocationProcess,
     SuspensionFollowUp,
 )
+from lotacao.enforcement.sanctions import effects
 from lotacao.permits.models import Ban, Permit, PermitAgent
 from lotacao.registry import services as registry
 from lotacao.registry.models import Holder

@@ -12,9 +12,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from lotacao.audit.models import AuditEvent
-from lotacao.enforcement import measures as svc
-from lotacao.enforcement import services
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure
+from lotacao.enforcement.notices import services
+from lotacao.enforcement.sanctions import measures as svc
 from tests.enforcement.conftest import at, make_jurisdiction
 
 pytestmark = pytest.mark.django_db
@@ -313,7 +313,7 @@ def test_every_step_is_audited_with_its_reason(world: Any) -> None:
 
 
 def test_an_undefined_release_is_a_missing_parameter(world: Any, monkeypatch: Any) -> None:
-    from lotacao.enforcement import measures
+    from lotacao.enforcement.sanctions import measures
 
     monkeypatch.setattr(measures, "entry", lambda *a, **k: None)
     measure = _apply(_clandestine(world.b), "vehicle_seizure")

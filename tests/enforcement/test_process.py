@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from lotacao.audit.models import AuditEvent
-from lotacao.enforcement import process
+from lotacao.enforcement.due_process import process
 from lotacao.enforcement.models import (
     BodyMember,
     Decision,
@@ -23,7 +23,7 @@ from lotacao.enforcement.models import (
     JudgingBody,
     Session,
 )
-from lotacao.enforcement.services import offender_history
+from lotacao.enforcement.notices.services import offender_history
 from tests.enforcement.conftest import at, make_jurisdiction
 
 pytestmark = pytest.mark.django_db
@@ -535,7 +535,7 @@ def test_decision_service_date_is_checked(world: Any) -> None:
 
 
 def test_esteio_fine_is_suspended_the_day_after_its_due_date_if_the_cip_has_not_judged(world: Any) -> None:
-    from lotacao.enforcement import fines
+    from lotacao.enforcement.sanctions import fines
 
     notice = _notice(
         world.b,

@@ -10,7 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from lotacao.enforcement import process
+from lotacao.enforcement.due_process import process
 from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice, JudgingBody
 from tests.enforcement.conftest import at
 

@@ -16,9 +16,11 @@ from django.core.exceptions import ValidationError
 from lotacao.billing.selectors import clearance
 from lotacao.core.agency_values import set_agency_value
 from lotacao.core.sample_ids import sample_cpf
-from lotacao.enforcement import fines, measures, process, services
+from lotacao.enforcement.due_process import process
 from lotacao.enforcement.models import BodyMember, Decision, Fine, InfractionNotice, Session
-from lotacao.enforcement.notification import record_notification
+from lotacao.enforcement.notices import services
+from lotacao.enforcement.notices.notification import record_notification
+from lotacao.enforcement.sanctions import fines, measures
 from lotacao.registry import services as registry
 from lotacao.registry.models import Holder, Line
 from tests.enforcement.conftest import at, make_jurisdiction

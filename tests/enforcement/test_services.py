@@ -11,8 +11,8 @@ from django.core.exceptions import ValidationError
 
 from lotacao.audit.models import AuditEvent
 from lotacao.core.sample_ids import sample_cpf
-from lotacao.enforcement import services
 from lotacao.enforcement.models import InfractionNotice, PointsEntry
+from lotacao.enforcement.notices import services
 from lotacao.permits.models import PermitAgent
 from lotacao.registry import services as registry
 from tests.enforcement.conftest import at, make_jurisdiction

@@ -33,7 +33,7 @@ from django.utils import timezone
 from lotacao.accounts.models import HolderAccount, User
 from lotacao.core.law import value
 from lotacao.core.models import Jurisdiction
-from lotacao.enforcement import fines, measures, procedure, process, services
+from lotacao.enforcement.due_process import procedure, process
 from lotacao.enforcement.models import (
     BodyMember,
     Filing,
@@ -44,8 +44,10 @@ from lotacao.enforcement.models import (
     OffenderKind,
     Session,
 )
-from lotacao.enforcement.notification import record_notification
-from lotacao.enforcement.selectors import catalogue
+from lotacao.enforcement.notices import services
+from lotacao.enforcement.notices.notification import record_notification
+from lotacao.enforcement.notices.selectors import catalogue
+from lotacao.enforcement.sanctions import fines, measures
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Vehicle
 

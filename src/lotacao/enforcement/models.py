@@ -147,7 +147,7 @@ class InfractionNotice(TenantModel):
 
     @property
     def penalty_summary(self) -> str:
-        from lotacao.enforcement.selectors import describe_penalty
+        from lotacao.enforcement.notices.selectors import describe_penalty
 
         return describe_penalty(self.penalty)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from lotacao.enforcement.effects import effect_items
-from lotacao.enforcement.fines import nonpayment_items, refund_items
-from lotacao.enforcement.notification import OVERDUE_KIND, _key, _title, late_items, overdue_notices
-from lotacao.enforcement.process import pending_items
+from lotacao.enforcement.due_process.process import pending_items
+from lotacao.enforcement.notices.notification import OVERDUE_KIND, _key, _title, late_items, overdue_notices
+from lotacao.enforcement.sanctions.effects import effect_items
+from lotacao.enforcement.sanctions.fines import nonpayment_items, refund_items
 from lotacao.workqueue.services import WorkItemSpec
 
 

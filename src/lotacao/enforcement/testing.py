@@ -70,7 +70,7 @@ def extend_world(world: Any) -> None:
             attachment = FilingAttachment(jurisdiction=jurisdiction, filing=filing, name="a.pdf", size=9)
             attachment.file.save("a.pdf", ContentFile(b"%PDF-1.4\n"), save=True)
             objects["enforcement.filingattachment"] = attachment
-        # the fine of that notice (lotacao.enforcement.views_fines: its page and slip)
+        # the fine of that notice (lotacao.enforcement.sanctions.views_fines: its page and slip)
         if "enforcement.fine" not in objects:
             from datetime import timedelta
 
@@ -86,7 +86,7 @@ def extend_world(world: Any) -> None:
                 status="open",
                 slip_count=1,
             )
-        # a measure on that notice (lotacao.enforcement.views_measures), already released so the
+        # a measure on that notice (lotacao.enforcement.sanctions.views_measures), already released so the
         # world's vehicle stays authorized in the public plate check
         if "enforcement.measure" not in objects:
             from lotacao.enforcement.models import Measure
@@ -99,7 +99,7 @@ def extend_world(world: Any) -> None:
                 status="released",
                 released_on=timezone.localdate(),
             )
-        # what final decisions leave behind (lotacao.enforcement.views_effects), created directly
-        from lotacao.enforcement.effects_testing import effect_objects
+        # what final decisions leave behind (lotacao.enforcement.sanctions.views_effects), created directly
+        from lotacao.enforcement.sanctions.testing import effect_objects
 
         objects.update(effect_objects(jurisdiction, objects))

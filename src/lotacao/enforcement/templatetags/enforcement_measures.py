@@ -8,8 +8,9 @@ from typing import Any
 
 from django import template
 
-from lotacao.enforcement import measures, permissions
+from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Measure
+from lotacao.enforcement.sanctions import measures
 
 register = template.Library()
 
