@@ -22,8 +22,7 @@ from lotacao.core.law import evaluate_case
 from lotacao.enforcement.dossier import pdf
 from lotacao.enforcement.dossier.dossier import holder_dossier
 from lotacao.enforcement.models import Decision, Fine, InfractionNotice, Measure, NoticeService, PointsEntry
-
-from .conftest import at, make_jurisdiction
+from tests.enforcement.conftest import at, make_jurisdiction
 
 pytestmark = pytest.mark.django_db
 

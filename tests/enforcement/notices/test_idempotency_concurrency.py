@@ -11,7 +11,7 @@ from django.db import connection, connections
 from django.test import Client
 
 from lotacao.enforcement.models import IdempotencyKey, InfractionNotice
-from tests.enforcement.test_api import URL, body
+from tests.enforcement.notices.test_api import URL, body
 
 pytestmark = pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL concurrency")
 
