@@ -572,7 +572,7 @@ def test_api_reads_and_records_a_payment(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
     refused = client.post(f"/api/fines/{fine.pk}/payment", body, content_type="application/json")
     assert refused.status_code == 422 and "anterior à infração" in refused.json()["detail"][0]
-    from lotacao.enforcement.due_process.procedure import local_day
+    from lotacao.enforcement.reading import local_day
 
     # the infraction's day where it happened (near midnight UTC it is still the day before there)
     body["paid_on"] = local_day(fine.notice.jurisdiction, fine.notice.drawn_up_at).isoformat()
@@ -585,7 +585,7 @@ def test_api_reads_and_records_a_payment(world: Any, client: Any) -> None:
 
 
 def test_a_fine_paid_for_a_notice_annulled_later_is_queued_and_refunded(world: Any, client: Any) -> None:
-    from lotacao.enforcement.due_process.procedure import local_day
+    from lotacao.enforcement.reading import local_day
     from lotacao.enforcement.sanctions.fines import REFUND_KIND, record_refund, refund_items
 
     fine = world.objects["recife"]["enforcement.fine"]

@@ -2,7 +2,8 @@
 defense and appeal (in order), the body and engine deadline each names — directly, or by the
 most severe penalty in force (`body_by_penalty`, `deadline_by_penalty`) —, the event that opens
 it (`starts`: `served` = the notice's service; `decision_served` = the service of the previous
-instance's decision), the engine's deadline from a start date, and small formatting helpers.
+instance's decision), the engine's deadline from a start date. (Days, dates and the law's
+silences: `lotacao.enforcement.reading`.)
 
 Law values only through `lotacao.core.law`; nothing here writes."""
 
@@ -10,9 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from lotacao.core.law import entry, evaluate_case, pack_for, value
+from lotacao.core.law import evaluate_case, pack_for, value
 
 # Most severe first: the type that picks an instance's deadline or body by penalty.
 SEVERITY = ("revocation", "intervention", "suspension", "course", "fine", "warning")
@@ -25,23 +25,6 @@ STARTS = {
     "served": "do recebimento da notificação do auto",
     "decision_served": "do recebimento da comunicação da decisão",
 }
-
-
-def br(day: dt.date) -> str:
-    return f"{day:%d/%m/%Y}"
-
-
-def local_day(jurisdiction: Any, moment: dt.datetime) -> dt.date:
-    """The day of `moment` where the jurisdiction is (its time zone)."""
-    return moment.astimezone(ZoneInfo(jurisdiction.timezone or "America/Sao_Paulo")).date()
-
-
-def silence(code: str, parameter: str, on: dt.date) -> tuple[str, str]:
-    """(why the law gives no value, its citation) — for a message that says a value is missing."""
-    found = entry(code, parameter, on)
-    if found is None:
-        return "a lei não trata do assunto", ""
-    return (found.reason or "a lei não define").strip().rstrip("."), str(found.citation)
 
 
 def instances(code: str, on: dt.date) -> list[dict[str, Any]]:

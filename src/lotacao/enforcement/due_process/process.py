@@ -34,13 +34,9 @@ from lotacao.enforcement.due_process.procedure import (
     body_rules,
     deadline_id,
     instances,
-    local_day,
     penalty_in_force,
     run_deadline,
     short_cites,
-)
-from lotacao.enforcement.due_process.procedure import (
-    br as _br,
 )
 from lotacao.enforcement.models import (
     AgendaItem,
@@ -53,6 +49,8 @@ from lotacao.enforcement.models import (
     Session,
     Vote,
 )
+from lotacao.enforcement.reading import br as _br
+from lotacao.enforcement.reading import local_day
 from lotacao.workqueue.services import WorkItemSpec
 
 Outcome = Decision.Outcome

@@ -22,23 +22,14 @@ from django.utils import timezone
 
 from lotacao.core.law import entry, evaluate_case, value
 from lotacao.core.services import create_audited, update_audited
-from lotacao.enforcement.due_process.procedure import br as _br
-from lotacao.enforcement.due_process.procedure import local_day, silence
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeService
+from lotacao.enforcement.reading import br as _br
+from lotacao.enforcement.reading import infraction_day as _infraction_day
+from lotacao.enforcement.reading import silence_text as _silence
 
 Method = NoticeService.Method
 ReturnReason = NoticeService.ReturnReason
 OVERDUE_KIND = "enforcement.notification_overdue"
-
-
-def _infraction_day(notice: InfractionNotice) -> dt.date:
-    return local_day(notice.jurisdiction, notice.drawn_up_at)
-
-
-def _silence(code: str, parameter: str, on: dt.date) -> str:
-    """Why the law gives no value (its undefined reason and article), for a message."""
-    reason, where = silence(code, parameter, on)
-    return f"{reason} ({where})" if where else reason
 
 
 def holder_address(holder: Any) -> str:

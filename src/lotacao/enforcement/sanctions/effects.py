@@ -28,7 +28,6 @@ from django.utils import timezone
 
 from lotacao.core.law import entry, evaluate_case, pack_for, value
 from lotacao.core.services import create_audited, update_audited
-from lotacao.enforcement.due_process.procedure import br as _br
 from lotacao.enforcement.models import (
     AGENT_KINDS,
     CourseRequirement,
@@ -38,6 +37,7 @@ from lotacao.enforcement.models import (
     RevocationProcess,
     SuspensionFollowUp,
 )
+from lotacao.enforcement.reading import br as _br
 from lotacao.permits import services as permits
 from lotacao.permits.models import Ban, Permit, PermitAgent
 

@@ -49,7 +49,7 @@ from lotacao.billing.models import Charge
 from lotacao.core.formats import br_date, brl
 from lotacao.core.law import entry, next_business_day_after, value
 from lotacao.core.services import create_audited, update_audited
-from lotacao.enforcement.due_process.procedure import instances, run_deadline, short_cites, silence
+from lotacao.enforcement.due_process.procedure import instances, run_deadline, short_cites
 from lotacao.enforcement.models import (
     AGENT_KINDS,
     Decision,
@@ -57,7 +57,8 @@ from lotacao.enforcement.models import (
     Fine,
     InfractionNotice,
 )
-from lotacao.enforcement.notices.notification import _infraction_day
+from lotacao.enforcement.reading import infraction_day as _infraction_day
+from lotacao.enforcement.reading import silence
 from lotacao.workqueue.services import WorkItemSpec
 
 Status = Fine.Status

@@ -23,9 +23,9 @@ from django.utils import timezone
 
 from lotacao.core.law import entry
 from lotacao.core.services import create_audited, update_audited
-from lotacao.enforcement.due_process.procedure import br as _pt
-from lotacao.enforcement.due_process.procedure import local_day as _local_day
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
+from lotacao.enforcement.reading import br as _pt
+from lotacao.enforcement.reading import local_day as _local_day
 
 PARAMETER = "measure.release"
 # A measure outside the engine's list needs a reason that is a sentence, not a default word.

@@ -11,7 +11,7 @@ from django.utils import timezone
 from lotacao.core.law import entry, value
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine
-from lotacao.enforcement.notices.notification import _infraction_day
+from lotacao.enforcement.reading import infraction_day as _infraction_day
 from lotacao.enforcement.sanctions.fines import fine_terms, slip_available
 
 register = template.Library()
