@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> None:
 
     from lotacao.accounts.models import User
     from lotacao.core.law import evaluate_case
-    from lotacao.enforcement.notices.services import offender_history, penalty_case
+    from lotacao.enforcement.notices.penalty import offender_history, penalty_case
     from lotacao.registry import services
 
     rng = random.Random(5)

@@ -18,7 +18,7 @@ from lotacao.core.agency_values import set_agency_value
 from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement.due_process import process
 from lotacao.enforcement.models import BodyMember, Decision, Fine, InfractionNotice, Session
-from lotacao.enforcement.notices import services
+from lotacao.enforcement.notices import penalty, services
 from lotacao.enforcement.notices.notification import record_notification
 from lotacao.enforcement.sanctions import fines, measures
 from lotacao.registry import services as registry
@@ -165,7 +165,7 @@ def test_recife_scenario(world: Any) -> None:
     third.refresh_from_db()
     assert annulled.final and third.status == InfractionNotice.Status.ANNULLED
     fourth = w.draw("2025-09-01", "G2-d")
-    statuses = {h["code"]: h["status"] for h in services.offender_history(fourth)}
+    statuses = {h["code"]: h["status"] for h in penalty.offender_history(fourth)}
     assert statuses == {"G2-a": "final", "G2-b": "final", "G2-c": "annulled"}
     # within the 6 months before 01/09 (art. 33): G2-b counts, G2-c (annulled) does not; G2-a is older
     assert fourth.engine_result["repeat"] == 1
@@ -353,7 +353,7 @@ def test_pernambuco_scenario(world: Any) -> None:
     third = w.serve(w.draw("2025-06-02", "IV-i"), dt.date(2025, 6, 4))
     w.judge(w.file(third, dt.date(2025, 6, 10)), dt.date(2025, 6, 20), "annulled")
     fourth = w.draw("2025-07-01", "IV-i")
-    assert [h["status"] for h in services.offender_history(fourth) if h["code"] == "IV-i"] == ["annulled"]
+    assert [h["status"] for h in penalty.offender_history(fourth) if h["code"] == "IV-i"] == ["annulled"]
     # 4. The unpaid fine keeps a seized vehicle in the depot (art. 29-A, par. único).
     seizure = measures.apply_measure(
         actor=None,
@@ -419,4 +419,4 @@ def test_cabo_scenario(world: Any) -> None:
     assert late.late
     assert w.judge(late, dt.date(2009, 4, 25), "not_known").final and _final(third)
     fourth = w.draw("2009-05-04", "reg-4", "grave")
-    assert {h["status"] for h in services.offender_history(fourth)} == {"final", "annulled"}
+    assert {h["status"] for h in penalty.offender_history(fourth)} == {"final", "annulled"}

@@ -23,7 +23,7 @@ from lotacao.enforcement.models import (
     JudgingBody,
     Session,
 )
-from lotacao.enforcement.notices.services import offender_history
+from lotacao.enforcement.notices.penalty import offender_history
 from tests.enforcement.conftest import at, make_jurisdiction
 
 pytestmark = pytest.mark.django_db

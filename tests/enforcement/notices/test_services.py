@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from lotacao.audit.models import AuditEvent
 from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement.models import InfractionNotice, PointsEntry
-from lotacao.enforcement.notices import services
+from lotacao.enforcement.notices import penalty, services
 from lotacao.permits.models import PermitAgent
 from lotacao.registry import services as registry
 from tests.enforcement.conftest import at, make_jurisdiction
@@ -308,7 +308,7 @@ def test_a_law_without_catalogue_takes_the_group_alone_and_never_matches_codes(w
     second = services.prepare_notice(
         **{k: v for k, v in kwargs.items() if k != "actor"}, drawn_up_at=at("2010-06-10")
     )
-    codes = [h["code"] for h in services.offender_history(second)]
+    codes = [h["code"] for h in penalty.offender_history(second)]
     assert codes == [f"sem-enquadramento-{first.pk}"]  # never equal to another notice's code
 
 

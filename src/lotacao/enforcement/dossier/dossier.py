@@ -40,7 +40,7 @@ from lotacao.enforcement.models import (
     RevocationProcess,
     SuspensionFollowUp,
 )
-from lotacao.enforcement.notices.selectors import describe_penalty, law_date
+from lotacao.enforcement.reading import describe_penalty, law_date
 from lotacao.permits.models import Permit
 
 CLOSED = {

@@ -21,7 +21,7 @@ from lotacao.core.law import citation, pack_for, value
 from lotacao.enforcement.dossier.dossier import Dossier, first_step, step_after
 from lotacao.enforcement.due_process.procedure import penalty_in_force
 from lotacao.enforcement.models import OffenderKind
-from lotacao.enforcement.notices.selectors import describe_penalty, law_date
+from lotacao.enforcement.reading import describe_penalty, law_date
 
 # The words of each field id of `notice.required_fields`, as a heading on the notice.
 FIELD_TITLES = {

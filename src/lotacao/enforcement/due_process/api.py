@@ -16,7 +16,6 @@ from ninja.errors import HttpError
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process import process
-from lotacao.enforcement.due_process.views import FILING_ROLES, JUDGING_ROLES
 from lotacao.enforcement.models import Decision, Filing, InfractionNotice
 
 router = Router(tags=["defesa e recursos"])
@@ -99,7 +98,7 @@ def file(request: HttpRequest, notice_id: int, payload: FilingIn) -> HttpRespons
     access = getattr(request, "access", None)
     if access is not None and access.holder_id and access.holder_id == notice.holder_id:
         channel, reason = Filing.Channel.PORTAL, "Protocolo pelo portal do permissionário (API)"
-    elif permissions.allowed(access, notice.jurisdiction_id, FILING_ROLES):
+    elif permissions.allowed(access, notice.jurisdiction_id, permissions.FILING_ROLES):
         channel, reason = Filing.Channel.COUNTER, "Protocolo no órgão (API)"
     else:
         raise HttpError(403, "Seu perfil não permite protocolar defesa neste auto.")
@@ -117,7 +116,9 @@ class ServiceIn(Schema):
 def serve(request: HttpRequest, decision_id: int, payload: ServiceIn) -> HttpResponse:
     decision = get_object_or_404(Decision.objects.all(), pk=decision_id)
     if not permissions.allowed(
-        getattr(request, "access", None), decision.jurisdiction_id, FILING_ROLES + JUDGING_ROLES
+        getattr(request, "access", None),
+        decision.jurisdiction_id,
+        permissions.FILING_ROLES + permissions.JUDGING_ROLES,
     ):
         raise HttpError(403, "Seu perfil não permite registrar a comunicação.")
     decision = process.record_decision_service(
@@ -147,7 +148,9 @@ def notify(request: HttpRequest, notice_id: int, payload: NotificationIn) -> Htt
     from lotacao.enforcement.notices.notification import record_notification
 
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
-    if not permissions.allowed(getattr(request, "access", None), notice.jurisdiction_id, FILING_ROLES):
+    if not permissions.allowed(
+        getattr(request, "access", None), notice.jurisdiction_id, permissions.FILING_ROLES
+    ):
         raise HttpError(403, "Seu perfil não permite registrar notificações.")
     service = record_notification(actor=request.user, notice=notice, **payload.dict())
     notice.refresh_from_db()

@@ -9,7 +9,7 @@ Council), the event that starts each deadline, the body that judges, its quorum 
 where the law gives them. A decision becomes final when no instance is left: at once where it is
 the last instance (or annuls the notice), or when the next instance's deadline passes with
 nothing filed (`settle_due_process`, the daily job). Only then does the notice count as history
-(`services.offender_history`), and only then do its effects reach the permit
+(`notices.penalty.offender_history`), and only then do its effects reach the permit
 (`effects.apply_final_decision`) and the fine (`fines.sync_fine`).
 """
 

@@ -29,11 +29,7 @@ from lotacao.enforcement.models import (
     Session,
     Vote,
 )
-from lotacao.enforcement.notices.selectors import describe_penalty
-
-FILING_ROLES = ("atendente", "gestor")
-JUDGING_ROLES = ("comissao", "gestor")
-VIEW_ROLES = ("atendente", "gestor", "fiscal", "comissao")
+from lotacao.enforcement.reading import describe_penalty
 
 
 def _access(request: HttpRequest) -> Any:
@@ -98,7 +94,7 @@ class FilingCreate(ObjectView):
     def _allowed(self, request: HttpRequest, notice: InfractionNotice) -> str:
         if _is_own_holder(request, notice):
             return Filing.Channel.PORTAL
-        if permissions.allowed(_access(request), notice.jurisdiction_id, FILING_ROLES):
+        if permissions.allowed(_access(request), notice.jurisdiction_id, permissions.FILING_ROLES):
             return Filing.Channel.COUNTER
         raise PermissionDenied("Seu perfil não permite protocolar defesa neste auto.")
 
@@ -186,7 +182,7 @@ class FilingDetail(ObjectView):
             filing.body is not None
             and not filing.body.collegiate
             and filing.status in (Filing.Status.PENDING, Filing.Status.DILIGENCE)
-            and permissions.allowed(_access(request), filing.jurisdiction_id, JUDGING_ROLES)
+            and permissions.allowed(_access(request), filing.jurisdiction_id, permissions.JUDGING_ROLES)
         )
         context = {
             "title": f"Protocolo {filing.receipt}",
@@ -205,7 +201,7 @@ class FilingDetail(ObjectView):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         filing = self.get_object(pk)
-        permissions.require(request, filing.jurisdiction_id, JUDGING_ROLES)
+        permissions.require(request, filing.jurisdiction_id, permissions.JUDGING_ROLES)
         form = DecideForm(request.POST)
         if form.is_valid():
             try:
@@ -260,7 +256,7 @@ class AttachmentDownload(ObjectView):
 
 class Bodies(LoginRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        codes = permissions.jurisdictions_for(_access(request), VIEW_ROLES)
+        codes = permissions.jurisdictions_for(_access(request), permissions.PROCESS_VIEW_ROLES)
         if not codes:
             raise PermissionDenied("Seu perfil não tem acesso aos órgãos julgadores.")
         today = timezone.localdate()
@@ -321,7 +317,9 @@ class BodyDetail(ObjectView):
                     body=body, status__in=[Filing.Status.PENDING, Filing.Status.DILIGENCE]
                 ).select_related("notice")
             ),
-            "can_manage": permissions.allowed(_access(request), body.jurisdiction_id, JUDGING_ROLES),
+            "can_manage": permissions.allowed(
+                _access(request), body.jurisdiction_id, permissions.JUDGING_ROLES
+            ),
             "member_form": forms_.get("member_form") or MemberForm(initial={"starts_on": today}),
             "session_form": forms_.get("session_form") or SessionForm(initial={"held_on": today}),
         }
@@ -332,7 +330,7 @@ class BodyDetail(ObjectView):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         body = self.get_object(pk)
-        permissions.require(request, body.jurisdiction_id, JUDGING_ROLES)
+        permissions.require(request, body.jurisdiction_id, permissions.JUDGING_ROLES)
         if request.POST.get("action") == "member":
             form: forms.Form = MemberForm(request.POST)
             if form.is_valid():
@@ -386,7 +384,9 @@ class SessionDetail(ObjectView):
             "present_members": [m for m in members if m in present],
             "items": items,
             "choices": Vote.Choice.choices,
-            "can_manage": permissions.allowed(_access(request), session.jurisdiction_id, JUDGING_ROLES),
+            "can_manage": permissions.allowed(
+                _access(request), session.jurisdiction_id, permissions.JUDGING_ROLES
+            ),
             "errors": error or [],
             "today": timezone.localdate(),
         }
@@ -397,7 +397,7 @@ class SessionDetail(ObjectView):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         session = self.get_object(pk)
-        permissions.require(request, session.jurisdiction_id, JUDGING_ROLES)
+        permissions.require(request, session.jurisdiction_id, permissions.JUDGING_ROLES)
         action = request.POST.get("action", "")
         try:
             text = self._act(request, session, action)
@@ -478,7 +478,9 @@ class DecisionDetail(ObjectView):
             "penalty_text": describe_penalty(decision.penalty) if decision.penalty else "",
             "form": form,
             "can_record": permissions.allowed(
-                _access(request), decision.jurisdiction_id, FILING_ROLES + JUDGING_ROLES
+                _access(request),
+                decision.jurisdiction_id,
+                permissions.FILING_ROLES + permissions.JUDGING_ROLES,
             ),
         }
         context.update(stage_context(notice))
@@ -491,7 +493,9 @@ class DecisionDetail(ObjectView):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         decision = self.get_object(pk)
-        permissions.require(request, decision.jurisdiction_id, FILING_ROLES + JUDGING_ROLES)
+        permissions.require(
+            request, decision.jurisdiction_id, permissions.FILING_ROLES + permissions.JUDGING_ROLES
+        )
         form = ServiceForm(request.POST)
         if form.is_valid():
             try:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from lotacao.core.tenancy import TenantModel
+from lotacao.enforcement.reading import describe_penalty
 
 
 class OffenderKind(models.TextChoices):
@@ -147,8 +148,6 @@ class InfractionNotice(TenantModel):
 
     @property
     def penalty_summary(self) -> str:
-        from lotacao.enforcement.notices.selectors import describe_penalty
-
         return describe_penalty(self.penalty)
 
 

@@ -20,7 +20,7 @@ from lotacao.core.models import Jurisdiction
 from lotacao.enforcement import permissions
 from lotacao.enforcement.idempotency import run_once
 from lotacao.enforcement.models import InfractionNotice
-from lotacao.enforcement.notices import services
+from lotacao.enforcement.notices import intake, selectors, services
 
 router = Router(tags=["fiscalização"])
 
@@ -54,7 +54,7 @@ def draw_up_from(
 ) -> tuple[int, dict[str, Any]]:
     """Run the service for validated input: (201, notice) or (422, the law's refusals)."""
     try:
-        links = services.links_from_ids(
+        links = intake.links_from_ids(
             jurisdiction,
             permit_id=data.get("permit_id"),
             holder_id=data.get("holder_id"),
@@ -83,7 +83,7 @@ def draw_up_from(
         )
     except ValidationError as error:
         return 422, {"detail": error.messages}
-    return 201, services.notice_data(notice)
+    return 201, selectors.notice_data(notice)
 
 
 def _as_text(result: tuple[int, dict[str, Any]]) -> tuple[int, str]:
@@ -125,7 +125,7 @@ def create_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
 @router.get("/{int:notice_id}", summary="Auto de infração")
 def get_notice(request: HttpRequest, notice_id: int) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
-    return JsonResponse(services.notice_data(notice))
+    return JsonResponse(selectors.notice_data(notice))
 
 
 @router.post("/preview", summary="Calcular a penalidade de um auto, sem lavrar")
@@ -138,7 +138,7 @@ def preview_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
         raise HttpError(403, "Seu perfil não permite lavrar autos nesta jurisdição.")
     data = payload.dict()
     try:
-        links = services.links_from_ids(
+        links = intake.links_from_ids(
             jurisdiction,
             permit_id=data.pop("permit_id"),
             holder_id=data.pop("holder_id"),
@@ -151,7 +151,7 @@ def preview_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
         notice = services.prepare_notice(jurisdiction=jurisdiction, inspector=request.user, **data, **links)
     except ValidationError as error:
         return JsonResponse({"detail": error.messages}, status=422)
-    return JsonResponse(services.notice_data(notice))
+    return JsonResponse(selectors.notice_data(notice))
 
 
 class OverrideIn(Schema):
@@ -173,4 +173,4 @@ def override(request: HttpRequest, notice_id: int, payload: OverrideIn) -> HttpR
         penalty={"penalties": payload.penalties, "measures": payload.measures},
         reason=payload.reason,
     )
-    return JsonResponse(services.notice_data(notice))
+    return JsonResponse(selectors.notice_data(notice))

@@ -1,21 +1,13 @@
-"""Read-side helpers of enforcement: the pack's catalogue for the form, penalties in words."""
+"""Reads of the notices wing: the pack's catalogue for the form and the notice as plain data
+(the API's body). Penalties in words: `lotacao.enforcement.reading.describe_penalty`."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from lotacao.core.formats import brl
 from lotacao.core.law import pack_for
-
-PENALTY_LABELS = {
-    "warning": "Advertência",
-    "fine": "Multa",
-    "suspension": "Suspensão",
-    "revocation": "Cassação",
-    "course": "Curso obrigatório",
-    "intervention": "Intervenção",
-}
+from lotacao.enforcement.models import InfractionNotice
 
 
 def catalogue(jurisdiction_code: str) -> list[dict[str, Any]]:
@@ -39,22 +31,31 @@ def accepts_group_only(jurisdiction_code: str) -> bool:
     return bool(pack_for(jurisdiction_code).accepts_group_only)
 
 
-def describe_penalty(penalty: dict[str, Any] | None) -> str:
-    """`Multa de R$ 100,00; Suspensão de 15 dias` — the penalty in Portuguese."""
-    parts = []
-    for item in (penalty or {}).get("penalties", []):
-        label = PENALTY_LABELS.get(item.get("type", ""), item.get("type", ""))
-        if item.get("amount") is not None:
-            label += f" de {brl(item['amount'])}"
-        elif item.get("units") is not None:
-            label += f" de {item['units']} {item.get('unit', '')}".rstrip()
-        if item.get("days"):
-            label += f" de {item['days']} dias"
-        if item.get("ban_years"):
-            label += f" (impedimento de {item['ban_years']} anos)"
-        parts.append(label)
-    return "; ".join(parts) or "—"
-
-
-def law_date(value: dt.datetime | dt.date) -> dt.date:
-    return value.date() if isinstance(value, dt.datetime) else value
+def notice_data(notice: InfractionNotice) -> dict[str, Any]:
+    """The notice as plain JSON data (the API's response body, replayed as is on a retry)."""
+    return {
+        "id": notice.pk,
+        "number": notice.number,
+        "jurisdiction": notice.jurisdiction_id,
+        "status": notice.status,
+        "drawn_up_at": notice.drawn_up_at.astimezone(ZoneInfo(notice.jurisdiction.timezone)).isoformat(),
+        "place": notice.place,
+        "infraction_code": notice.infraction_code,
+        "infraction_group": notice.infraction_group,
+        "offender_kind": notice.offender_kind,
+        "permit_id": notice.permit_id,
+        "holder_id": notice.holder_id,
+        "agent_id": notice.agent_id,
+        "vehicle_id": notice.vehicle_id,
+        "line_id": notice.line_id,
+        "plate": notice.plate,
+        "penalty": notice.penalty,
+        "group": notice.engine_result.get("group"),
+        "repeat": notice.engine_result.get("repeat"),
+        "points": notice.engine_result.get("points"),
+        "citations": notice.citations,
+        "explanation": notice.explanation,
+        "law": notice.law,
+        "missing_parameters": notice.missing_parameters,
+        "charged_to_holder": notice.charged_to_holder,
+    }

@@ -18,32 +18,13 @@ from lotacao.core.models import Jurisdiction
 from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.enforcement import permissions
 from lotacao.enforcement.idempotency import run_once
-from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, OffenderKind
-from lotacao.enforcement.notices import selectors, services
+from lotacao.enforcement.models import InfractionNotice
+from lotacao.enforcement.notices import intake, selectors, services
 from lotacao.enforcement.notices.forms import NoticeForm
+from lotacao.enforcement.reading import describe_penalty
 from lotacao.enforcement.templatetags.enforcement_measures import measure_label
-from lotacao.permits.models import Permit, PermitAgent
-from lotacao.public.selectors import clean_plate, vehicle_status
-from lotacao.registry.models import Vehicle
 
 FORM_ENDPOINT = "infraction-notices.form"
-
-
-def plate_check(plate: str, jurisdiction: str) -> dict[str, Any] | None:
-    """The public status of the plate, plus the holder's name for staff (scoped manager)."""
-    if not plate.strip():
-        return None
-    status = vehicle_status(plate)
-    for record in status["records"]:
-        vehicle = (
-            Vehicle.objects.filter(plate=status["plate"], jurisdiction_id=record["jurisdiction"])
-            .select_related("holder__person", "holder__company")
-            .first()
-        )
-        holder = getattr(vehicle, "holder", None)
-        record["holder_name"] = str(holder) if holder is not None else ""
-    status["here"] = [r for r in status["records"] if r["jurisdiction"] == jurisdiction]
-    return status
 
 
 class NoticeCreate(LoginRequiredMixin, View):
@@ -67,7 +48,7 @@ class NoticeCreate(LoginRequiredMixin, View):
             "jurisdiction": code,
             "jurisdictions": codes,
             "plate": plate,
-            "check": plate_check(plate, code),
+            "check": intake.plate_check(plate, code),
             "catalogue": selectors.catalogue(code),
             "preview": preview,
         }
@@ -106,39 +87,19 @@ class NoticeCreate(LoginRequiredMixin, View):
             form.fresh_key()
         return self._render(request, code, form, status=status)
 
-    def _fields(
-        self, request: HttpRequest, jurisdiction: Jurisdiction, data: dict[str, Any]
-    ) -> dict[str, Any]:
-        links = self._links(jurisdiction, data)
-        return {
-            "jurisdiction": jurisdiction,
-            "inspector": request.user,
-            "drawn_up_at": data["drawn_up_at"],
-            "offender_kind": data["offender_kind"],
-            "infraction_code": data.get("infraction_code") or "",
-            "infraction_group": data.get("infraction_group") or "",
-            "place": data.get("place") or "",
-            "description": data.get("description") or "",
-            "plate": links.pop("plate", ""),
-            "offender_name": data.get("offender_name") or "",
-            "offender_document": data.get("offender_document") or "",
-            "evidence_image": data.get("evidence_image") or "",
-            "evidence_latitude": data.get("evidence_latitude"),
-            "evidence_longitude": data.get("evidence_longitude"),
-            **links,
-        }
-
     def _preview(self, request: HttpRequest, code: str, form: NoticeForm) -> HttpResponse:
         """The penalty the law gives, shown before confirming; nothing is written."""
         jurisdiction = Jurisdiction.objects.get(code=code)
         try:
-            notice = services.prepare_notice(**self._fields(request, jurisdiction, form.cleaned_data))
+            notice = services.prepare_notice(
+                **intake.fields_from_form(jurisdiction, request.user, form.cleaned_data)
+            )
         except ValidationError as error:
             for message in error.messages:
                 form.add_error(None, message)
             return self._render(request, code, form, status=422)
         preview = {
-            "penalty": selectors.describe_penalty(notice.penalty),
+            "penalty": describe_penalty(notice.penalty),
             "measures": [measure_label(m.get("type", "")) for m in notice.penalty.get("measures", [])],
             "explanation": notice.explanation,
             "citations": notice.citations,
@@ -151,41 +112,13 @@ class NoticeCreate(LoginRequiredMixin, View):
         self, request: HttpRequest, jurisdiction: Jurisdiction, data: dict[str, Any]
     ) -> tuple[int, str]:
         try:
-            fields = self._fields(request, jurisdiction, data)
+            fields = intake.fields_from_form(jurisdiction, request.user, data)
             notice = services.draw_up_notice(
                 actor=request.user, reason="Auto de infração lavrado em campo", **fields
             )
         except ValidationError as error:
             return 422, json.dumps({"detail": error.messages}, ensure_ascii=False)
-        return 201, json.dumps(services.notice_data(notice), cls=DjangoJSONEncoder, ensure_ascii=False)
-
-    def _links(self, jurisdiction: Jurisdiction, data: dict[str, Any]) -> dict[str, Any]:
-        """The registered vehicle, its active permit and the agent (by CPF) when there are."""
-        raw = data.get("plate") or ""
-        links: dict[str, Any] = {"plate": ""}
-        if not raw.strip():
-            return links
-        plate = clean_plate(raw)
-        links["plate"] = plate
-        if data["offender_kind"] == OffenderKind.UNLICENSED:
-            return links
-        vehicle = Vehicle.objects.filter(plate=plate, jurisdiction=jurisdiction).first()
-        if vehicle is None:
-            return links
-        links["vehicle"] = vehicle
-        permit = Permit.objects.filter(vehicle=vehicle, status=Permit.Status.ACTIVE).first()
-        if permit is not None:
-            links["permit"] = permit
-            document = "".join(ch for ch in (data.get("offender_document") or "") if ch.isdigit())
-            if data["offender_kind"] in AGENT_KINDS and document:
-                agent = (
-                    PermitAgent.objects.filter(permit=permit, person__cpf=document)
-                    .select_related("person")
-                    .first()
-                )
-                if agent is not None:
-                    links["agent"] = agent.person
-        return links
+        return 201, json.dumps(selectors.notice_data(notice), cls=DjangoJSONEncoder, ensure_ascii=False)
 
 
 class NoticeDetail(ScopedDetailView):
@@ -209,18 +142,19 @@ class NoticeDetail(ScopedDetailView):
     ]
 
     def extra_context(self, obj: Any) -> dict[str, Any]:
-        from lotacao.enforcement.due_process.views import FILING_ROLES, stage_context
+        from lotacao.enforcement.due_process.views import stage_context
 
         access = getattr(self.request, "access", None)
-        is_holder = bool(access is not None and access.holder_id and access.holder_id == obj.holder_id)
+        is_holder = permissions.is_own_holder(access, obj)
         context = {
-            "penalty_text": selectors.describe_penalty(obj.penalty),
+            "penalty_text": describe_penalty(obj.penalty),
             "filings": obj.filings.all(),
             "decisions": obj.decisions.select_related("body"),
             "is_holder": is_holder,
-            "can_file": is_holder or permissions.allowed(access, obj.jurisdiction_id, FILING_ROLES),
-            "can_notify": permissions.allowed(access, obj.jurisdiction_id, FILING_ROLES),
-            "is_manager": permissions.allowed(access, obj.jurisdiction_id, ("gestor",)),
+            "can_file": is_holder
+            or permissions.allowed(access, obj.jurisdiction_id, permissions.FILING_ROLES),
+            "can_notify": permissions.allowed(access, obj.jurisdiction_id, permissions.FILING_ROLES),
+            "is_manager": permissions.allowed(access, obj.jurisdiction_id, permissions.MANAGER_ROLES),
         }
         context.update(stage_context(obj))
         return context

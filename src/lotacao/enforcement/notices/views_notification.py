@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process.views import FILING_ROLES, ObjectView
+from lotacao.enforcement.due_process.views import ObjectView
 from lotacao.enforcement.models import InfractionNotice, NoticeService
 from lotacao.enforcement.notices.notification import record_notification
 
@@ -51,12 +51,12 @@ class NotificationCreate(ObjectView):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         notice = self.get_object(pk)
-        permissions.require(request, notice.jurisdiction_id, FILING_ROLES)
+        permissions.require(request, notice.jurisdiction_id, permissions.FILING_ROLES)
         return self._render(request, notice, NotificationForm(initial={"received_on": timezone.localdate()}))
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         notice = self.get_object(pk)
-        permissions.require(request, notice.jurisdiction_id, FILING_ROLES)
+        permissions.require(request, notice.jurisdiction_id, permissions.FILING_ROLES)
         form = NotificationForm(request.POST)
         if form.is_valid():
             try:
@@ -79,9 +79,6 @@ class NotificationCreate(ObjectView):
         return self._render(request, notice, form, status=422)
 
 
-MANAGER_ROLES = ("gestor",)
-
-
 class ReasonForm(forms.Form):
     reason = forms.CharField(label="Motivo", widget=forms.Textarea(attrs={"rows": 3}))
 
@@ -102,7 +99,7 @@ class NoticeManagerDecision(ObjectView):
             "notice": notice,
             "form": form,
             "can_decide": permissions.allowed(
-                getattr(request, "access", None), notice.jurisdiction_id, MANAGER_ROLES
+                getattr(request, "access", None), notice.jurisdiction_id, permissions.MANAGER_ROLES
             ),
             "late": notice.services.filter(late=True, late_decision="").first(),
         }
@@ -115,7 +112,7 @@ class NoticeManagerDecision(ObjectView):
         from lotacao.enforcement.notices.notification import archive_notice, keep_late_notice
 
         notice = self.get_object(pk)
-        permissions.require(request, notice.jurisdiction_id, MANAGER_ROLES)
+        permissions.require(request, notice.jurisdiction_id, permissions.MANAGER_ROLES)
         form = ReasonForm(request.POST)
         if form.is_valid():
             try:

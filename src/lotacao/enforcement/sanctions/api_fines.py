@@ -15,7 +15,6 @@ from ninja.errors import HttpError
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine
 from lotacao.enforcement.sanctions import fines
-from lotacao.enforcement.templatetags.enforcement_fines import MANAGE_ROLES
 
 router = Router(tags=["multas"])
 
@@ -36,7 +35,9 @@ def get_fine(request: HttpRequest, fine_id: int) -> JsonResponse:
 @router.post("/{int:fine_id}/payment", summary="Registrar o pagamento da multa")
 def pay_fine(request: HttpRequest, fine_id: int, payload: PaymentIn) -> JsonResponse:
     fine = get_object_or_404(Fine.objects.select_related("notice"), pk=fine_id)
-    if not permissions.allowed(getattr(request, "access", None), fine.jurisdiction_id, MANAGE_ROLES):
+    if not permissions.allowed(
+        getattr(request, "access", None), fine.jurisdiction_id, permissions.FINE_ROLES
+    ):
         raise HttpError(403, "Seu perfil não permite registrar pagamentos.")
     fine = fines.record_fine_payment(
         actor=request.user,

@@ -20,7 +20,6 @@ from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine, InfractionNotice
 from lotacao.enforcement.sanctions import fines
 from lotacao.enforcement.sanctions.fines_pdf import slip_pdf
-from lotacao.enforcement.templatetags.enforcement_fines import MANAGE_ROLES, MANAGER_ROLES
 
 
 def _date(raw: str, label: str) -> dt.date | None:
@@ -62,7 +61,7 @@ class FineIssue(LoginRequiredMixin, View):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         notice = self.get_object(pk)
-        permissions.require(request, notice.jurisdiction_id, MANAGE_ROLES)
+        permissions.require(request, notice.jurisdiction_id, permissions.FINE_ROLES)
         try:
             fine = fines.issue_fine(
                 actor=request.user,
@@ -95,7 +94,11 @@ class FineDetail(LoginRequiredMixin, View):
         fine = self.get_object(pk)
         action = request.POST.get("action", "")
         code = fine.jurisdiction_id
-        permissions.require(request, code, MANAGER_ROLES if action in ("offset", "refund") else MANAGE_ROLES)
+        permissions.require(
+            request,
+            code,
+            permissions.MANAGER_ROLES if action in ("offset", "refund") else permissions.FINE_ROLES,
+        )
         reason = request.POST.get("reason", "").strip()
         try:
             if not reason:
