@@ -95,7 +95,7 @@ def clear() -> None:
     from django.db import connection
 
     from lotacao.enforcement.models import InfractionNotice
-    from lotacao.enforcement.notices.notification import OVERDUE_KIND
+    from lotacao.enforcement.notices.deadlines import OVERDUE_KIND
     from lotacao.workqueue.models import WorkItem
 
     WorkItem.unscoped.filter(kind=OVERDUE_KIND).delete()
@@ -189,7 +189,7 @@ def mix(today: dt.date) -> str:
 
 
 def job(today: dt.date) -> tuple[float, Any]:
-    from lotacao.enforcement.notices.notification import apply_missed_deadlines
+    from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
 
     t0 = time.perf_counter()
     result = apply_missed_deadlines(today=today, actor=None)
@@ -198,7 +198,7 @@ def job(today: dt.date) -> tuple[float, Any]:
 
 def scan(today: dt.date) -> float:
     """overdue_notices alone (the candidates' queries and the engine; nothing written)."""
-    from lotacao.enforcement.notices.notification import overdue_notices
+    from lotacao.enforcement.notices.deadlines import overdue_notices
 
     t0 = time.perf_counter()
     overdue_notices(today)

@@ -14,7 +14,8 @@ from django.core.management import call_command
 from lotacao.audit.models import AuditEvent
 from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement.models import InfractionNotice, NoticeService
-from lotacao.enforcement.notices.notification import OVERDUE_KIND, record_notification
+from lotacao.enforcement.notices.deadlines import OVERDUE_KIND
+from lotacao.enforcement.notices.notification import record_notification
 from lotacao.registry.models import Person
 from lotacao.workqueue.models import WorkItem
 from lotacao.workqueue.services import refresh
@@ -369,7 +370,7 @@ def test_a_letter_sent_in_time_does_not_save_a_recife_notice_served_late(world: 
 def test_a_manager_decides_on_a_notice_notified_late_where_the_law_only_flags(
     world: Any, client: Any
 ) -> None:
-    from lotacao.enforcement.notices.notification import LATE_KIND, late_items
+    from lotacao.enforcement.notices.deadlines import LATE_KIND, late_items
 
     notice = _notice(world.b, day="2025-05-05", holder=_holder(world, "esteio"))
     record_notification(

@@ -49,13 +49,13 @@ from lotacao.enforcement.models import (
     Session,
     Vote,
 )
+from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br as _br
 from lotacao.enforcement.reading import local_day
 from lotacao.workqueue.services import WorkItemSpec
 
 Outcome = Decision.Outcome
 NoticeStatus = InfractionNotice.Status
-CLOSED_NOTICE = (NoticeStatus.ARCHIVED, NoticeStatus.ANNULLED, NoticeStatus.DECIDED_FINAL)
 OPEN_FILING = (Filing.Status.PENDING, Filing.Status.DILIGENCE)
 PENALTY_TYPES = {"warning", "fine", "suspension", "revocation", "course", "intervention"}
 ATTACHMENT_TYPES = {"application/pdf": "PDF", "image/png": "PNG", "image/jpeg": "JPEG"}
@@ -146,8 +146,8 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
         found = entry(code, "process.instances", day)
         why = (found.reason if found is not None else "") or "a lei não prevê defesa ou recurso"
         return Stage(None, -1, blocked=f"Não há instância de defesa cadastrada: {why}.")
-    if notice.status in CLOSED_NOTICE:
-        return Stage(None, -1, blocked=f"O auto está {notice.get_status_display().lower()}.")
+    if not states.allows(notice, states.FILE):
+        return Stage(None, -1, blocked=f"O auto está {states.status_words(notice.status)}.")
     # .all() (not order_by/filter) so a caller's prefetch serves it: the daily job walks many notices
     decisions = sorted(notice.decisions.all(), key=lambda d: (d.decided_on, d.pk))
     if any(d.final for d in decisions):
@@ -748,15 +748,15 @@ def finalize(*, actor: Any, decision: Decision, on: dt.date) -> Decision:
         reason="Decisão definitiva: não cabe mais recurso",
         action="enforcement.decision_final",
     )
-    changes: dict[str, Any] = {"status": NoticeStatus.ANNULLED if annulled else NoticeStatus.DECIDED_FINAL}
+    changes: dict[str, Any] = {}
     if not annulled and decision.penalty and decision.penalty != notice.penalty:
         changes["penalty"] = decision.penalty
-    update_audited(
+    states.transition(
+        notice,
+        states.ANNUL if annulled else states.DECIDE_FINAL,
         actor=actor,
-        instance=notice,
-        changes=changes,
         reason=f"{decision.get_outcome_display()} — decisão definitiva em {_br(on)}",
-        action="enforcement.notice_decided",
+        changes=changes,
     )
     if not annulled:
         from lotacao.enforcement.sanctions.effects import apply_final_decision

@@ -3,7 +3,7 @@ penalty stored with its citations (`penalty.py`: the offender's history, final d
 the notice's number, the points ledger, and the audited override of a computed penalty.
 
 `prepare_notice` is the preview a clerk sees before confirming (nothing saved); `draw_up_notice`
-stores it, numbered."""
+stores it, numbered, in the notice's first state (`states.INITIAL`)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from lotacao.core.law import citation, pack_for, resolve
 from lotacao.core.models import Jurisdiction
 from lotacao.core.services import create_audited
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeCounter, OffenderKind, PointsEntry
+from lotacao.enforcement.notices import states
 from lotacao.enforcement.notices.penalty import compute_penalty
 from lotacao.enforcement.reading import local_day
 
@@ -203,6 +204,7 @@ def prepare_notice(
     )
     notice = InfractionNotice(
         jurisdiction=jurisdiction,
+        status=states.INITIAL,
         drawn_up_at=drawn_up_at,
         infraction_code=infraction,
         infraction_group=infraction_group,

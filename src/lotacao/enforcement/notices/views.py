@@ -19,7 +19,7 @@ from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.enforcement import permissions
 from lotacao.enforcement.idempotency import run_once
 from lotacao.enforcement.models import InfractionNotice
-from lotacao.enforcement.notices import intake, selectors, services
+from lotacao.enforcement.notices import intake, selectors, services, states
 from lotacao.enforcement.notices.forms import NoticeForm
 from lotacao.enforcement.reading import describe_penalty
 from lotacao.enforcement.templatetags.enforcement_measures import measure_label
@@ -153,8 +153,8 @@ class NoticeDetail(ScopedDetailView):
             "is_holder": is_holder,
             "can_file": is_holder
             or permissions.allowed(access, obj.jurisdiction_id, permissions.FILING_ROLES),
-            "can_notify": permissions.allowed(access, obj.jurisdiction_id, permissions.FILING_ROLES),
-            "is_manager": permissions.allowed(access, obj.jurisdiction_id, permissions.MANAGER_ROLES),
+            # the buttons of the notice's states table this user may use now (notify, archive…)
+            "actions": {action.name: action for action in states.offered(obj, access)},
         }
         context.update(stage_context(obj))
         return context

@@ -109,7 +109,7 @@ class NoticeManagerDecision(ObjectView):
         return self._render(request, self.get_object(pk), ReasonForm())
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        from lotacao.enforcement.notices.notification import archive_notice, keep_late_notice
+        from lotacao.enforcement.notices.deadlines import archive_notice, keep_late_notice
 
         notice = self.get_object(pk)
         permissions.require(request, notice.jurisdiction_id, permissions.MANAGER_ROLES)

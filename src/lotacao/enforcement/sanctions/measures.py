@@ -24,6 +24,7 @@ from django.utils import timezone
 from lotacao.core.law import entry
 from lotacao.core.services import create_audited, update_audited
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
+from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br as _pt
 from lotacao.enforcement.reading import local_day as _local_day
 
@@ -33,7 +34,6 @@ OUTSIDE_REASON_MIN = 30
 OUTSIDE_FLAG = "Medida não listada pelo cálculo da lei para este auto"
 # A phone's clock may run a little ahead of the server's.
 CLOCK_SKEW = dt.timedelta(minutes=5)
-CLOSED_NOTICE = {InfractionNotice.Status.ANNULLED.value, InfractionNotice.Status.ARCHIVED.value}
 # Measures under which the vehicle may not operate (the public plate check says so).
 BARS_OPERATION = {
     Measure.Kind.VEHICLE_RETENTION.value,
@@ -100,11 +100,7 @@ def apply_measure(
     if applied_at is None or timezone.is_naive(applied_at):
         raise ValidationError("Informe a data e a hora da medida com fuso horário.")
     notice = _locked_notice(notice)
-    if notice.status in CLOSED_NOTICE:
-        raise ValidationError(
-            f"O auto {notice.number} está {notice.get_status_display().lower()}:"
-            " não cabe medida administrativa."
-        )
+    states.check(notice, states.APPLY_MEASURE)
     if applied_at < notice.drawn_up_at:
         raise ValidationError("A medida não pode ser anterior à infração registrada no auto.")
     if applied_at > timezone.now() + CLOCK_SKEW:
