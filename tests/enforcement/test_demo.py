@@ -52,7 +52,7 @@ def test_each_jurisdiction_has_the_three_stages(loaded: Any) -> None:
 
 
 def _stages(code: str, loaded: Any) -> None:
-    from lotacao.enforcement.due_process import process
+    from lotacao.enforcement.due_process.stage import current_stage
 
     holder = HolderAccount.objects.get(user__username=f"permissionario.{code}").holder
     recent, defended, old = (_notice(code, n) for n in (1, 2, 3))
@@ -60,7 +60,7 @@ def _stages(code: str, loaded: Any) -> None:
     assert all(n.inspector is not None and n.inspector.username == f"fiscal.{code}" for n in (recent, old))
     # 1: served, its deadline open
     assert recent.status == InfractionNotice.Status.NOTIFIED
-    stage = process.current_stage(recent, loaded)
+    stage = current_stage(recent, loaded)
     assert stage.instance is not None and not stage.blocked
     assert stage.due is None or stage.due >= loaded
     # 2: a defense waiting for judgment; a collegiate body has today's session with it on the agenda

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from lotacao.billing.selectors import clearance
 from lotacao.core.agency_values import set_agency_value
 from lotacao.core.sample_ids import sample_cpf
-from lotacao.enforcement.due_process import process
+from lotacao.enforcement.due_process import decisions, filings, judging, settle
 from lotacao.enforcement.models import BodyMember, Decision, Fine, InfractionNotice, Session
 from lotacao.enforcement.notices import penalty, services
 from lotacao.enforcement.notices.notification import record_notification
@@ -58,7 +58,7 @@ class Walk:
         return notice
 
     def file(self, notice: InfractionNotice, day: dt.date) -> Any:
-        return process.file_defense(
+        return filings.file_defense(
             actor=None,
             notice=notice,
             text="O fato não ocorreu como descrito.",
@@ -72,7 +72,7 @@ class Walk:
         if not members:
             for i in range(5 if body.key == "cip" else 3):
                 members.append(
-                    process.add_member(
+                    judging.add_member(
                         actor=None,
                         body=body,
                         name=f"Membro {i}",
@@ -82,8 +82,8 @@ class Walk:
                         reason="Nomeação",
                     )
                 )
-        session = process.schedule_session(actor=None, body=body, held_on=day, reason="Convocação")
-        process.open_session(actor=None, session=session, present=members[:3], reason="Abertura")
+        session = judging.schedule_session(actor=None, body=body, held_on=day, reason="Convocação")
+        judging.open_session(actor=None, session=session, present=members[:3], reason="Abertura")
         return session
 
     def judge(self, filing: Any, day: dt.date, outcome: str, votes: list[str] | None = None) -> Decision:
@@ -93,7 +93,7 @@ class Walk:
         if votes is not None and session is not None:
             present = [m for m in session.present.all() if m.role != BodyMember.Role.PRESIDENT]
             by_vote = dict(zip(present, votes, strict=False))
-        return process.decide(
+        return decisions.decide(
             actor=None,
             filing=filing,
             session=session,
@@ -134,7 +134,7 @@ def test_recife_scenario(world: Any) -> None:
     # day 1 is the first business day after receipt (06/02), so the 30th day is 07/03: the
     # defense deadline (art. 41 § 1º) and the fine's due date (art. 36 § 2º)
     assert fine is not None and fine.due_on == dt.date(2025, 3, 7)
-    process.settle_due_process(today=dt.date(2025, 3, 8))
+    settle.settle_due_process(today=dt.date(2025, 3, 8))
     assert _final(first)
     # unpaid and undefended: it blocks the holder's procedures (art. 36 § 3º)
     blocked = clearance(holder=w.holder, on=dt.date(2025, 3, 20), procedure="document")
@@ -150,15 +150,15 @@ def test_recife_scenario(world: Any) -> None:
         w.judge(late, dt.date(2025, 6, 5), "annulled")
     not_known = w.judge(late, dt.date(2025, 6, 5), "not_known")
     assert not not_known.final  # the CRA remains (art. 43)
-    process.record_decision_service(actor=None, decision=not_known, served_on=dt.date(2025, 6, 10))
-    process.settle_due_process(today=dt.date(2025, 6, 26))
+    decisions.record_decision_service(actor=None, decision=not_known, served_on=dt.date(2025, 6, 10))
+    settle.settle_due_process(today=dt.date(2025, 6, 26))
     assert _final(second)
     # 3. Defense rejected by the CDTC, appeal to the CRA annuls: the notice never counts.
     third = w.serve(w.draw("2025-07-01", "G2-c"), dt.date(2025, 7, 2))
     defense = w.file(third, dt.date(2025, 7, 10))
     rejected = w.judge(defense, dt.date(2025, 7, 25), "upheld")
     assert rejected.notify_due == dt.date(2025, 8, 11)  # 15 days (art. 42, par. único), 09/08 a Saturday
-    process.record_decision_service(actor=None, decision=rejected, served_on=dt.date(2025, 7, 30))
+    decisions.record_decision_service(actor=None, decision=rejected, served_on=dt.date(2025, 7, 30))
     appeal = w.file(third, dt.date(2025, 8, 5))
     assert appeal.instance == "appeal" and appeal.body.key == "cra" and not appeal.late
     annulled = w.judge(appeal, dt.date(2025, 8, 20), "annulled")
@@ -254,7 +254,7 @@ def test_marica_scenario(world: Any) -> None:
         actor=None, notice=first, reason="Lançamento", due_on=dt.date(2025, 3, 5), today=dt.date(2025, 2, 6)
     )
     assert fine is not None
-    process.settle_due_process(today=dt.date(2025, 2, 13))
+    settle.settle_due_process(today=dt.date(2025, 2, 13))
     assert _final(first)
     # 2. The same violation within 365 days escalates (art. 48 §§ 2º–3º).
     second = w.serve(w.draw("2025-04-07", "art42-V", "B"), dt.date(2025, 4, 9))
@@ -406,7 +406,7 @@ def test_cabo_scenario(world: Any) -> None:
             today=dt.date(2009, 2, 5),
         )
     # 1. No appeal within 10 days of the application: final (section XIV).
-    process.settle_due_process(today=dt.date(2009, 2, 17))
+    settle.settle_due_process(today=dt.date(2009, 2, 17))
     assert _final(first)
     # 2. An appeal to the Council in time that annuls.
     second = w.serve(w.draw("2009-03-02", "reg-2", "grave"), dt.date(2009, 3, 4))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from lotacao.enforcement.due_process.process import pending_items
+from lotacao.enforcement.due_process.settle import pending_items
 from lotacao.enforcement.notices.deadlines import late_items, overdue_items
 from lotacao.enforcement.sanctions.effects import effect_items
 from lotacao.enforcement.sanctions.fines import nonpayment_items, refund_items

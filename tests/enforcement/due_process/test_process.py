@@ -13,7 +13,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from lotacao.audit.models import AuditEvent
-from lotacao.enforcement.due_process import process
+from lotacao.enforcement.due_process import decisions, filings, judging, settle
+from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import (
     BodyMember,
     Decision,
@@ -56,7 +57,7 @@ def _members(body: JudgingBody, names: list[str], on: dt.date) -> list[BodyMembe
     for i, name in enumerate(names):
         role = BodyMember.Role.PRESIDENT if i == 0 else BodyMember.Role.MEMBER
         out.append(
-            process.add_member(actor=None, body=body, name=name, role=role, starts_on=on, reason="Portaria 1")
+            judging.add_member(actor=None, body=body, name=name, role=role, starts_on=on, reason="Portaria 1")
         )
     return out
 
@@ -66,7 +67,7 @@ def _members(body: JudgingBody, names: list[str], on: dt.date) -> list[BodyMembe
 
 def test_recife_defense_deadline_counts_from_the_first_business_day_after_service(world: Any) -> None:
     notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")  # Friday
-    stage = process.current_stage(notice, dt.date(2025, 5, 10))
+    stage = current_stage(notice, dt.date(2025, 5, 10))
     assert stage.instance is not None and stage.instance["id"] == "defense"
     # day 1 = Monday 12/05; 30 days → 10/06 (Tuesday)
     assert stage.due == dt.date(2025, 6, 10)
@@ -81,7 +82,7 @@ def test_a_filing_in_time_gets_a_receipt_and_is_audited(world: Any) -> None:
         holder=world.objects["recife"]["registry.holder"],
     )
     pdf = SimpleUploadedFile("defesa.pdf", b"%PDF-1.4\n%test\n", content_type="application/pdf")
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=world.users["atendente.recife"],
         notice=notice,
         text="O veículo estava em manutenção.",
@@ -99,7 +100,7 @@ def test_a_filing_in_time_gets_a_receipt_and_is_audited(world: Any) -> None:
 
 def test_a_late_filing_is_recorded_and_flagged_with_the_deadline_and_article(world: Any) -> None:
     notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None,
         notice=notice,
         text="Razões",
@@ -129,7 +130,7 @@ def test_bad_filings_are_refused_and_change_nothing(
 ) -> None:
     notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
     with pytest.raises(ValidationError, match=message):
-        process.file_defense(
+        filings.file_defense(
             actor=None,
             notice=notice,
             text=text,
@@ -144,15 +145,15 @@ def test_bad_filings_are_refused_and_change_nothing(
 def test_a_second_filing_at_the_same_instance_is_refused(world: Any) -> None:
     notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
     kwargs = {"actor": None, "notice": notice, "text": "R", "channel": "counter", "reason": "x"}
-    process.file_defense(**kwargs, filed_at=_moment(dt.date(2025, 6, 2)))
+    filings.file_defense(**kwargs, filed_at=_moment(dt.date(2025, 6, 2)))
     with pytest.raises(ValidationError, match="aguardando julgamento"):
-        process.file_defense(**kwargs, filed_at=_moment(dt.date(2025, 6, 3)))
+        filings.file_defense(**kwargs, filed_at=_moment(dt.date(2025, 6, 3)))
 
 
 def test_an_archived_notice_takes_no_filing(world: Any) -> None:
     notice = _notice(world.a, served=None, day="2025-05-05", status=InfractionNotice.Status.ARCHIVED)
     with pytest.raises(ValidationError, match="arquivado"):
-        process.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
+        filings.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
 
 
 # ------------------------------------------------------------------- Recife: CDTC, then the CRA
@@ -160,7 +161,7 @@ def test_an_archived_notice_takes_no_filing(world: Any) -> None:
 
 def test_recife_defense_rejected_then_appeal_deadline_from_the_decision_notice(world: Any) -> None:
     notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None,
         notice=notice,
         text="R",
@@ -172,11 +173,11 @@ def test_recife_defense_rejected_then_appeal_deadline_from_the_decision_notice(w
     assert body is not None and body.collegiate
     members = _members(body, ["Ana", "Bruno", "Carla"], dt.date(2025, 1, 1))
     assert members[0].ends_on == dt.date(2025, 12, 31)  # one-year mandate (art. 39 § 3º)
-    session = process.schedule_session(
+    session = judging.schedule_session(
         actor=None, body=body, held_on=dt.date(2025, 6, 20), reason="Convocação"
     )
     with pytest.raises(ValidationError, match="Abra a sessão"):
-        process.decide(
+        decisions.decide(
             actor=None,
             filing=filing,
             session=session,
@@ -184,8 +185,8 @@ def test_recife_defense_rejected_then_appeal_deadline_from_the_decision_notice(w
             reasons="R",
             decided_on=dt.date(2025, 6, 20),
         )
-    process.open_session(actor=None, session=session, present=members, reason="Abertura")
-    decision = process.decide(
+    judging.open_session(actor=None, session=session, present=members, reason="Abertura")
+    decision = decisions.decide(
         actor=None,
         filing=filing,
         session=session,
@@ -195,14 +196,14 @@ def test_recife_defense_rejected_then_appeal_deadline_from_the_decision_notice(w
     )
     assert not decision.final  # the CRA remains
     assert decision.notify_due == dt.date(2025, 7, 7)  # 15 days (art. 42, par. único); 05/07 is a Saturday
-    stage = process.current_stage(notice, dt.date(2025, 6, 21))
+    stage = current_stage(notice, dt.date(2025, 6, 21))
     assert stage.instance is not None and stage.instance["id"] == "appeal" and stage.due is None
-    process.record_decision_service(actor=None, decision=decision, served_on=dt.date(2025, 6, 25))
-    stage = process.current_stage(notice, dt.date(2025, 6, 26))
+    decisions.record_decision_service(actor=None, decision=decision, served_on=dt.date(2025, 6, 25))
+    stage = current_stage(notice, dt.date(2025, 6, 26))
     assert stage.due == dt.date(2025, 7, 10)  # 15 days from the AR (art. 43)
     # nothing filed: the day after the deadline the decision is final and the notice counts
-    assert process.settle_due_process(today=dt.date(2025, 7, 10)).final == []
-    result = process.settle_due_process(today=dt.date(2025, 7, 11))
+    assert settle.settle_due_process(today=dt.date(2025, 7, 10)).final == []
+    result = settle.settle_due_process(today=dt.date(2025, 7, 11))
     assert result.final == [notice.number]
     decision.refresh_from_db()
     notice.refresh_from_db()
@@ -212,7 +213,7 @@ def test_recife_defense_rejected_then_appeal_deadline_from_the_decision_notice(w
 
 def test_recife_cdtc_has_no_quorum_in_the_law_and_takes_the_proclaimed_result(world: Any) -> None:
     notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None,
         notice=notice,
         text="R",
@@ -222,9 +223,9 @@ def test_recife_cdtc_has_no_quorum_in_the_law_and_takes_the_proclaimed_result(wo
     )
     assert filing.body is not None
     member = _members(filing.body, ["Ana"], dt.date(2025, 1, 1))
-    session = process.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 6, 20), reason="c")
-    process.open_session(actor=None, session=session, present=member, reason="Abertura")
-    decision = process.decide(
+    session = judging.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 6, 20), reason="c")
+    judging.open_session(actor=None, session=session, present=member, reason="Abertura")
+    decision = decisions.decide(
         actor=None,
         filing=filing,
         session=session,
@@ -239,7 +240,7 @@ def test_recife_cdtc_has_no_quorum_in_the_law_and_takes_the_proclaimed_result(wo
 
 def test_recife_late_defense_can_only_be_declared_late(world: Any) -> None:
     notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None,
         notice=notice,
         text="R",
@@ -249,10 +250,10 @@ def test_recife_late_defense_can_only_be_declared_late(world: Any) -> None:
     )
     assert filing.body is not None
     member = _members(filing.body, ["Ana"], dt.date(2025, 1, 1))
-    session = process.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 6, 20), reason="c")
-    process.open_session(actor=None, session=session, present=member, reason="Abertura")
+    session = judging.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 6, 20), reason="c")
+    judging.open_session(actor=None, session=session, present=member, reason="Abertura")
     with pytest.raises(ValidationError, match="intempestividade"):
-        process.decide(
+        decisions.decide(
             actor=None,
             filing=filing,
             session=session,
@@ -260,7 +261,7 @@ def test_recife_late_defense_can_only_be_declared_late(world: Any) -> None:
             reasons="R",
             decided_on=dt.date(2025, 6, 20),
         )
-    decision = process.decide(
+    decision = decisions.decide(
         actor=None,
         filing=filing,
         session=session,
@@ -285,7 +286,7 @@ def cip(world: Any) -> dict[str, Any]:
         day="2025-03-03",
         penalty={"penalties": [{"type": "fine", "units": "50", "unit": "UFRM"}]},
     )
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None,
         notice=notice,
         text="R",
@@ -297,7 +298,7 @@ def cip(world: Any) -> dict[str, Any]:
     members = _members(
         filing.body, ["Presidente", "Membro 1", "Membro 2", "Membro 3", "Membro 4"], dt.date(2025, 1, 1)
     )
-    session = process.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 4, 1), reason="c")
+    session = judging.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 4, 1), reason="c")
     return {"notice": notice, "filing": filing, "members": members, "session": session}
 
 
@@ -308,7 +309,7 @@ def test_esteio_cip_deadline_is_15_business_days(cip: dict[str, Any]) -> None:
 
 def test_esteio_cip_has_five_members_at_most(cip: dict[str, Any]) -> None:
     with pytest.raises(ValidationError, match="5 membros titulares"):
-        process.add_member(
+        judging.add_member(
             actor=None,
             body=cip["filing"].body,
             name="Sexto",
@@ -316,7 +317,7 @@ def test_esteio_cip_has_five_members_at_most(cip: dict[str, Any]) -> None:
             starts_on=dt.date(2025, 1, 1),
             reason="x",
         )
-    process.add_member(
+    judging.add_member(
         actor=None,
         body=cip["filing"].body,
         name="Suplente",
@@ -328,7 +329,7 @@ def test_esteio_cip_has_five_members_at_most(cip: dict[str, Any]) -> None:
 
 def test_esteio_cip_needs_three_present(cip: dict[str, Any]) -> None:
     with pytest.raises(ValidationError, match="Sem quórum: presentes 2, a lei exige pelo menos 3"):
-        process.open_session(
+        judging.open_session(
             actor=None, session=cip["session"], present=cip["members"][:2], reason="Abertura"
         )
     cip["session"].refresh_from_db()
@@ -338,7 +339,7 @@ def test_esteio_cip_needs_three_present(cip: dict[str, Any]) -> None:
 def test_esteio_cip_votes_by_simple_majority_and_the_president_only_breaks_ties(cip: dict[str, Any]) -> None:
     president, m1, m2, m3, m4 = cip["members"]
     session = cip["session"]
-    process.open_session(actor=None, session=session, present=[president, m1, m2, m3, m4], reason="Abertura")
+    judging.open_session(actor=None, session=session, present=[president, m1, m2, m3, m4], reason="Abertura")
     kwargs = {
         "actor": None,
         "filing": cip["filing"],
@@ -347,12 +348,12 @@ def test_esteio_cip_votes_by_simple_majority_and_the_president_only_breaks_ties(
         "decided_on": dt.date(2025, 4, 1),
     }
     with pytest.raises(ValidationError, match="só vota para desempatar"):
-        process.decide(**kwargs, votes={president: "annul", m1: "uphold", m2: "uphold", m3: "annul"})
+        decisions.decide(**kwargs, votes={president: "annul", m1: "uphold", m2: "uphold", m3: "annul"})
     with pytest.raises(ValidationError, match="o presidente vota para desempatar"):
-        process.decide(**kwargs, votes={m1: "uphold", m2: "uphold", m3: "annul", m4: "annul"})
+        decisions.decide(**kwargs, votes={m1: "uphold", m2: "uphold", m3: "annul", m4: "annul"})
     with pytest.raises(ValidationError, match="registre os votos"):
-        process.decide(**kwargs, outcome="upheld")
-    decision = process.decide(
+        decisions.decide(**kwargs, outcome="upheld")
+    decision = decisions.decide(
         **kwargs, votes={president: "annul", m1: "uphold", m2: "uphold", m3: "annul", m4: "annul"}
     )
     assert decision.outcome == Decision.Outcome.ANNULLED
@@ -363,7 +364,7 @@ def test_esteio_cip_votes_by_simple_majority_and_the_president_only_breaks_ties(
 def test_esteio_diligences_come_first_and_are_watched_for_four_sessions(cip: dict[str, Any]) -> None:
     first = cip["session"]
     later = _notice(first.body.jurisdiction, served=dt.date(2025, 3, 12), day="2025-03-04")
-    second_filing = process.file_defense(
+    second_filing = filings.file_defense(
         actor=None,
         notice=later,
         text="R",
@@ -371,24 +372,24 @@ def test_esteio_diligences_come_first_and_are_watched_for_four_sessions(cip: dic
         reason="x",
         filed_at=_moment(dt.date(2025, 3, 21)),
     )
-    process.open_session(actor=None, session=first, present=cip["members"][:3], reason="Abertura")
-    items = process.build_agenda(actor=None, session=first)
+    judging.open_session(actor=None, session=first, present=cip["members"][:3], reason="Abertura")
+    items = judging.build_agenda(actor=None, session=first)
     assert [i.filing for i in items] == [cip["filing"], second_filing]  # protocol order
-    process.request_diligence(actor=None, item=items[1], description="Ouvir o fiscal", reason="x")
-    process.close_session(actor=None, session=first, minutes="Ata")
+    judging.request_diligence(actor=None, item=items[1], description="Ouvir o fiscal", reason="x")
+    judging.close_session(actor=None, session=first, minutes="Ata")
     sessions = []
     for n in range(4):
-        s = process.schedule_session(
+        s = judging.schedule_session(
             actor=None, body=first.body, held_on=dt.date(2025, 4, 8 + 7 * n), reason="c"
         )
         sessions.append(s)
-    items = process.build_agenda(actor=None, session=sessions[0])
+    items = judging.build_agenda(actor=None, session=sessions[0])
     assert items[0].filing == second_filing and items[0].priority  # diligence first (art. 25 § 4º)
-    assert not list(process.pending_items(dt.date(2025, 5, 1)))
+    assert not list(settle.pending_items(dt.date(2025, 5, 1)))
     for s in sessions:
-        process.open_session(actor=None, session=s, present=cip["members"][:3], reason="Abertura")
-        process.close_session(actor=None, session=s)
-    overdue = [i for i in process.pending_items(dt.date(2025, 5, 1)) if i.kind == process.DILIGENCE_KIND]
+        judging.open_session(actor=None, session=s, present=cip["members"][:3], reason="Abertura")
+        judging.close_session(actor=None, session=s)
+    overdue = [i for i in settle.pending_items(dt.date(2025, 5, 1)) if i.kind == settle.DILIGENCE_KIND]
     assert len(overdue) == 1 and "até 4" in overdue[0].title
 
 
@@ -412,7 +413,7 @@ def test_marica_appeal_against_a_fine_only_after_paying_it(world: Any) -> None:
         "filed_at": _moment(dt.date(2025, 5, 8)),
     }
     with pytest.raises(ValidationError, match=r"art\. 70, parágrafo único"):
-        process.file_defense(**kwargs)
+        filings.file_defense(**kwargs)
     Fine.objects.create(
         jurisdiction=j,
         notice=notice,
@@ -422,12 +423,12 @@ def test_marica_appeal_against_a_fine_only_after_paying_it(world: Any) -> None:
         status="paid",
         paid_on=dt.date(2025, 5, 7),
     )
-    filing = process.file_defense(**kwargs)
+    filing = filings.file_defense(**kwargs)
     assert filing.due_on == dt.date(2025, 5, 12)  # 5 business days (art. 70)
     assert filing.body is not None and not filing.body.collegiate and filing.body.key == "transport_head"
     with pytest.raises(ValidationError, match="não há sessões"):
-        process.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 5, 20), reason="c")
-    decision = process.decide(
+        judging.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 5, 20), reason="c")
+    decision = decisions.decide(
         actor=None, filing=filing, outcome="upheld", reasons="Mantida.", decided_on=dt.date(2025, 5, 20)
     )
     assert decision.final
@@ -441,9 +442,9 @@ def test_marica_suspension_goes_to_the_ept_president_in_ten_business_days(world:
         day="2025-05-02",
         penalty={"penalties": [{"type": "suspension", "days": 15}]},
     )
-    stage = process.current_stage(notice, dt.date(2025, 5, 6))
+    stage = current_stage(notice, dt.date(2025, 5, 6))
     assert stage.due == dt.date(2025, 5, 19)  # 10 business days (art. 71)
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None,
         notice=notice,
         text="R",
@@ -467,7 +468,7 @@ def test_pernambuco_annulled_notice_does_not_count_as_history(world: Any) -> Non
         offender_kind="unlicensed",
         offender_document="12345678000195",
     )
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None,
         notice=first,
         text="R",
@@ -476,7 +477,7 @@ def test_pernambuco_annulled_notice_does_not_count_as_history(world: Any) -> Non
         filed_at=_moment(dt.date(2025, 5, 10)),
     )
     assert filing.due_on == dt.date(2025, 5, 20)
-    process.decide(
+    decisions.decide(
         actor=None,
         filing=filing,
         outcome="annulled",
@@ -502,8 +503,8 @@ def test_cabo_penalty_becomes_final_when_the_appeal_deadline_passes(world: Any) 
     notice = _notice(
         j, served=dt.date(2025, 5, 5), day="2025-05-02", penalty={"penalties": [{"type": "warning"}]}
     )
-    assert process.settle_due_process(today=dt.date(2025, 5, 15)).lapsed == []
-    result = process.settle_due_process(today=dt.date(2025, 5, 16))
+    assert settle.settle_due_process(today=dt.date(2025, 5, 15)).lapsed == []
+    result = settle.settle_due_process(today=dt.date(2025, 5, 16))
     assert result.lapsed == [notice.number]
     notice.refresh_from_db()
     decision = notice.decisions.get()
@@ -511,9 +512,9 @@ def test_cabo_penalty_becomes_final_when_the_appeal_deadline_passes(world: Any) 
     assert decision.outcome == Decision.Outcome.LAPSED and decision.final
     assert "15/05/2025" in decision.reasons
     with pytest.raises(ValidationError, match="decisão definitiva"):
-        process.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
+        filings.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
     # a second run changes nothing
-    assert process.settle_due_process(today=dt.date(2025, 5, 17)).lapsed == []
+    assert settle.settle_due_process(today=dt.date(2025, 5, 17)).lapsed == []
 
 
 def test_decision_service_date_is_checked(world: Any) -> None:
@@ -527,9 +528,9 @@ def test_decision_service_date_is_checked(world: Any) -> None:
         reasons="R",
     )
     with pytest.raises(ValidationError, match="entre a decisão e hoje"):
-        process.record_decision_service(actor=None, decision=decision, served_on=dt.date(2025, 5, 30))
+        decisions.record_decision_service(actor=None, decision=decision, served_on=dt.date(2025, 5, 30))
     with pytest.raises(ValidationError, match="entre a decisão e hoje"):
-        process.record_decision_service(
+        decisions.record_decision_service(
             actor=None, decision=decision, served_on=timezone.localdate() + dt.timedelta(days=1)
         )
 
@@ -552,7 +553,7 @@ def test_esteio_fine_is_suspended_the_day_after_its_due_date_if_the_cip_has_not_
         today=dt.date(2025, 3, 11),
     )
     assert fine is not None
-    process.file_defense(
+    filings.file_defense(
         actor=None,
         notice=notice,
         text="R",
@@ -560,7 +561,7 @@ def test_esteio_fine_is_suspended_the_day_after_its_due_date_if_the_cip_has_not_
         reason="x",
         filed_at=_moment(dt.date(2025, 3, 20)),
     )
-    assert process.settle_due_process(today=dt.date(2025, 4, 10)).fines == []
-    assert process.settle_due_process(today=dt.date(2025, 4, 11)).fines == [notice.number]
+    assert settle.settle_due_process(today=dt.date(2025, 4, 10)).fines == []
+    assert settle.settle_due_process(today=dt.date(2025, 4, 11)).fines == [notice.number]
     fine.refresh_from_db()
     assert fine.status == Fine.Status.SUSPENDED  # Anexo I, art. 22 § 1º

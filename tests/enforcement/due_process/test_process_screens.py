@@ -10,7 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from lotacao.enforcement.due_process import process
+from lotacao.enforcement.due_process import filings, judging
 from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice, JudgingBody
 from tests.enforcement.conftest import at
 
@@ -84,7 +84,7 @@ def test_a_refused_filing_shows_the_portuguese_reason(world: Any, client: Any) -
 
 def test_the_commission_judges_in_session(world: Any, client: Any) -> None:
     notice = _served_notice(world, "esteio")
-    filing = process.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
+    filing = filings.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
     body = filing.body
     assert body is not None
     client.force_login(world.users["comissao.esteio"])
@@ -136,7 +136,7 @@ def test_the_commission_judges_in_session(world: Any, client: Any) -> None:
 
 
 def test_staff_of_another_agency_and_holders_cannot_judge(world: Any, client: Any) -> None:
-    body = process.ensure_bodies("esteio", timezone.localdate())[0]
+    body = judging.ensure_bodies("esteio", timezone.localdate())[0]
     client.force_login(world.users["comissao.recife"])
     assert client.get(f"/fiscalizacao/julgamento/orgaos/{body.pk}/").status_code == 404
     client.force_login(world.users["holder0.esteio"])

@@ -1,9 +1,9 @@
 """The holder's dossier (prontuário): permits, notices, points, fines, measures, filings,
 decisions, what final decisions left behind, and the deadlines still open — read only.
 
-The steps of the due process shown here and in the letters of `pdf.py` (the instance open after
-the notice's service or after a given decision, its body and deadline) are built on the shared
-reading in `procedure.py`, the same one `process.py` files and judges by.
+The steps of the due process shown here and in the letters of `dossier/pdf.py` (the instance open
+after the notice's service or after a given decision, its body and deadline) are built on the
+shared reading in `due_process/procedure.py`, the same one the due process files and judges by.
 
 Queries are bounded: one per kind of row whatever the number of notices (prefetching), and the
 pack is read from the process's layered-pack cache.

@@ -15,7 +15,8 @@ from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process import process
+from lotacao.enforcement.due_process import decisions, filings
+from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import Decision, Filing, InfractionNotice
 
 router = Router(tags=["defesa e recursos"])
@@ -60,7 +61,7 @@ def decision_data(decision: Decision) -> dict[str, Any]:
 
 
 def process_data(notice: InfractionNotice) -> dict[str, Any]:
-    stage = process.current_stage(notice, timezone.localdate())
+    stage = current_stage(notice, timezone.localdate())
     return {
         "notice": notice.number,
         "status": notice.status,
@@ -102,7 +103,7 @@ def file(request: HttpRequest, notice_id: int, payload: FilingIn) -> HttpRespons
         channel, reason = Filing.Channel.COUNTER, "Protocolo no órgão (API)"
     else:
         raise HttpError(403, "Seu perfil não permite protocolar defesa neste auto.")
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=request.user, notice=notice, text=payload.text, channel=channel, reason=reason
     )
     return JsonResponse(filing_data(filing), status=201)
@@ -121,7 +122,7 @@ def serve(request: HttpRequest, decision_id: int, payload: ServiceIn) -> HttpRes
         permissions.FILING_ROLES + permissions.JUDGING_ROLES,
     ):
         raise HttpError(403, "Seu perfil não permite registrar a comunicação.")
-    decision = process.record_decision_service(
+    decision = decisions.record_decision_service(
         actor=request.user, decision=decision, served_on=payload.served_on
     )
     return JsonResponse(decision_data(decision))

@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process import procedure, process
+from lotacao.enforcement.due_process import decisions, filings, judging, procedure
+from lotacao.enforcement.due_process.stage import current_stage, in_force_penalty
 from lotacao.enforcement.models import (
     BodyMember,
     Decision,
@@ -79,7 +80,7 @@ class FilingForm(forms.Form):
 
 
 def stage_context(notice: InfractionNotice) -> dict[str, Any]:
-    stage = process.current_stage(notice, timezone.localdate())
+    stage = current_stage(notice, timezone.localdate())
     return {
         "stage": stage,
         "stage_late": stage.due is not None and timezone.localdate() > stage.due,
@@ -116,7 +117,7 @@ class FilingCreate(ObjectView):
         form = FilingForm(request.POST, request.FILES)
         if form.is_valid():
             try:
-                filing = process.file_defense(
+                filing = filings.file_defense(
                     actor=request.user,
                     notice=notice,
                     text=form.cleaned_data["text"],
@@ -177,7 +178,7 @@ class FilingDetail(ObjectView):
     model = Filing
 
     def _render(self, request: HttpRequest, filing: Filing, form: Any, status: int = 200) -> HttpResponse:
-        limit, held, cites = process.diligence_limit(filing)
+        limit, held, cites = judging.diligence_limit(filing)
         can_decide = (
             filing.body is not None
             and not filing.body.collegiate
@@ -205,7 +206,7 @@ class FilingDetail(ObjectView):
         form = DecideForm(request.POST)
         if form.is_valid():
             try:
-                decision = process.decide(
+                decision = decisions.decide(
                     actor=request.user,
                     filing=filing,
                     outcome=form.cleaned_data["outcome"],
@@ -261,7 +262,7 @@ class Bodies(LoginRequiredMixin, View):
             raise PermissionDenied("Seu perfil não tem acesso aos órgãos julgadores.")
         today = timezone.localdate()
         for code in codes:
-            process.ensure_bodies(code, today)
+            judging.ensure_bodies(code, today)
         bodies = JudgingBody.objects.filter(jurisdiction_id__in=codes).prefetch_related("members")
         rows = []
         for body in bodies:
@@ -312,7 +313,7 @@ class BodyDetail(ObjectView):
             "rules": procedure.body_rules(body.jurisdiction_id, body.key, today),
             "members": body.members.all(),
             "sessions": body.sessions.all()[:50],
-            "waiting": process.agenda_order(
+            "waiting": judging.agenda_order(
                 Filing.objects.filter(
                     body=body, status__in=[Filing.Status.PENDING, Filing.Status.DILIGENCE]
                 ).select_related("notice")
@@ -335,7 +336,7 @@ class BodyDetail(ObjectView):
             form: forms.Form = MemberForm(request.POST)
             if form.is_valid():
                 try:
-                    process.add_member(actor=request.user, body=body, **form.cleaned_data)
+                    judging.add_member(actor=request.user, body=body, **form.cleaned_data)
                 except ValidationError as error:
                     _errors(form, error)
                 else:
@@ -345,7 +346,7 @@ class BodyDetail(ObjectView):
         form = SessionForm(request.POST)
         if form.is_valid():
             try:
-                session = process.schedule_session(actor=request.user, body=body, **form.cleaned_data)
+                session = judging.schedule_session(actor=request.user, body=body, **form.cleaned_data)
             except ValidationError as error:
                 _errors(form, error)
             else:
@@ -370,7 +371,7 @@ class SessionDetail(ObjectView):
                 {
                     "item": item,
                     "filing": filing,
-                    "penalty": describe_penalty(process._in_force_penalty(filing.notice)),
+                    "penalty": describe_penalty(in_force_penalty(filing.notice)),
                     "decision": Decision.objects.filter(filing=filing).first(),
                     "votes": list(Vote.objects.filter(item=item).select_related("member")),
                 }
@@ -411,19 +412,19 @@ class SessionDetail(ObjectView):
         if action == "open":
             ids = [int(x) for x in post.getlist("present") if x.isdigit()]
             members = list(BodyMember.objects.filter(body=session.body, pk__in=ids))
-            process.open_session(
+            judging.open_session(
                 actor=request.user, session=session, present=members, reason="Abertura da sessão"
             )
             return "Sessão aberta."
         if action == "agenda":
-            items = process.build_agenda(actor=request.user, session=session)
+            items = judging.build_agenda(actor=request.user, session=session)
             return f"Pauta com {len(items)} processo(s)."
         if action == "close":
-            process.close_session(actor=request.user, session=session, minutes=post.get("minutes", ""))
+            judging.close_session(actor=request.user, session=session, minutes=post.get("minutes", ""))
             return "Sessão encerrada."
         item = get_object_or_404(session.agenda.all(), pk=int(post.get("item", "0") or 0))
         if action == "diligence":
-            process.request_diligence(
+            judging.request_diligence(
                 actor=request.user,
                 item=item,
                 description=post.get("description", ""),
@@ -437,7 +438,7 @@ class SessionDetail(ObjectView):
                 if choice:
                     votes[member] = choice
             outcome = post.get("outcome") or None
-            decided = process.decide(
+            decided = decisions.decide(
                 actor=request.user,
                 filing=item.filing,
                 session=session,
@@ -499,7 +500,7 @@ class DecisionDetail(ObjectView):
         form = ServiceForm(request.POST)
         if form.is_valid():
             try:
-                process.record_decision_service(
+                decisions.record_decision_service(
                     actor=request.user, decision=decision, served_on=form.cleaned_data["served_on"]
                 )
             except ValidationError as error:
