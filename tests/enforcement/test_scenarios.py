@@ -20,7 +20,7 @@ from lotacao.enforcement.due_process import decisions, filings, judging, settle
 from lotacao.enforcement.models import BodyMember, Decision, Fine, InfractionNotice, Session
 from lotacao.enforcement.notices import penalty, services
 from lotacao.enforcement.notices.notification import record_notification
-from lotacao.enforcement.sanctions import fines, measures
+from lotacao.enforcement.sanctions import fine_payment, fines, measures
 from lotacao.registry import services as registry
 from lotacao.registry.models import Holder, Line
 from tests.enforcement.conftest import at, make_jurisdiction
@@ -214,12 +214,14 @@ def test_esteio_scenario(world: Any) -> None:
     assert later.engine_result["repeat"] == 0
     # 4. The refused appeal's fine, unpaid past its due date: the SMOVT may offset it from the
     # next business day (Anexo I, art. 26, I) — pointed out to a manager, never done alone.
-    items = [i for i in fines.nonpayment_items(dt.date(2025, 4, 15)) if i.kind == fines.OFFSET_KIND]
+    items = [
+        i for i in fine_payment.nonpayment_items(dt.date(2025, 4, 15)) if i.kind == fine_payment.OFFSET_KIND
+    ]
     assert any(first.number in i.title for i in items)
     # paying converts the UFRM at the value in force on the payment date (art. 19, par. único)
     fine.refresh_from_db()
     if fine.status == Fine.Status.OPEN:
-        paid = fines.record_fine_payment(
+        paid = fine_payment.record_fine_payment(
             actor=None,
             fine=fine,
             paid_on=dt.date(2025, 4, 16),
@@ -267,7 +269,7 @@ def test_marica_scenario(world: Any) -> None:
         actor=None, notice=second, reason="Lançamento", due_on=dt.date(2025, 5, 9), today=dt.date(2025, 4, 10)
     )
     assert second_fine is not None
-    fines.record_fine_payment(
+    fine_payment.record_fine_payment(
         actor=None,
         fine=second_fine,
         paid_on=dt.date(2025, 4, 11),
@@ -287,7 +289,7 @@ def test_marica_scenario(world: Any) -> None:
         actor=None, notice=third, reason="Lançamento", due_on=dt.date(2025, 7, 4), today=dt.date(2025, 6, 5)
     )
     assert third_fine is not None
-    fines.record_fine_payment(
+    fine_payment.record_fine_payment(
         actor=None,
         fine=third_fine,
         paid_on=dt.date(2025, 6, 5),
@@ -372,7 +374,7 @@ def test_pernambuco_scenario(world: Any) -> None:
             note="",
             reason="x",
         )
-    fines.record_fine_payment(
+    fine_payment.record_fine_payment(
         actor=None,
         fine=fine,
         paid_on=dt.date(2025, 4, 2),

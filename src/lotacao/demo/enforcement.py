@@ -47,7 +47,7 @@ from lotacao.enforcement.models import (
 from lotacao.enforcement.notices import services
 from lotacao.enforcement.notices.notification import record_notification
 from lotacao.enforcement.notices.selectors import catalogue
-from lotacao.enforcement.sanctions import fines, measures
+from lotacao.enforcement.sanctions import fine_due, fines, measures
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Vehicle
 
@@ -216,7 +216,7 @@ def _notice(
 
 
 def _fine(notice: InfractionNotice, today: dt.date, summary: Any) -> None:
-    if fines.fine_terms(notice.penalty) is None or Fine.unscoped.filter(notice=notice).exists():
+    if fine_due.fine_terms(notice.penalty) is None or Fine.unscoped.filter(notice=notice).exists():
         return  # no fine in the penalty (a warning; Cabo's amounts the law leaves undefined)
     day = notice.evaluated_for or today
     law_gives_due = value(notice.jurisdiction_id, "fine.due", day) is not None

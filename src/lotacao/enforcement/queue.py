@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from lotacao.enforcement.due_process.settle import pending_items
 from lotacao.enforcement.notices.deadlines import late_items, overdue_items
 from lotacao.enforcement.sanctions.effects import effect_items
-from lotacao.enforcement.sanctions.fines import nonpayment_items, refund_items
+from lotacao.enforcement.sanctions.fine_payment import nonpayment_items, refund_items
 from lotacao.workqueue.services import WorkItemSpec
 
 

@@ -23,7 +23,7 @@ from lotacao.core.agency_values import set_agency_value
 from lotacao.core.law import evaluate_case
 from lotacao.enforcement.models import Decision, Filing, Fine, InfractionNotice
 from lotacao.enforcement.notices import services
-from lotacao.enforcement.sanctions import fines
+from lotacao.enforcement.sanctions import fine_payment, fines
 from lotacao.enforcement.sanctions.fines_pdf import slip_html
 from lotacao.workqueue.models import WorkItem
 from lotacao.workqueue.services import refresh
@@ -209,7 +209,7 @@ def test_annulled_decision_cancels_and_changed_penalty_updates_the_amount(recife
     assert fine is not None and fine.status == Fine.Status.CANCELLED
     assert Charge.unscoped.get(pk=fine.charge_id).cancelled
     with pytest.raises(ValidationError, match="cancelada"):
-        fines.record_fine_payment(
+        fine_payment.record_fine_payment(
             actor=None, fine=fine, paid_on=dt.date(2025, 7, 1), payment_reference="x", reason="x"
         )
 
@@ -275,7 +275,7 @@ def test_esteio_ufrm_fine_is_converted_at_the_payment_dates_value(world: Any) ->
     late = _esteio_fine(world, dt.date(2025, 7, 10))
     assert early.status == Fine.Status.OPEN and early.charge is None  # no UFRM value yet: no charge
     with pytest.raises(ValidationError, match="Não há valor da UFRM vigente em 30/06/2025"):
-        fines.record_fine_payment(
+        fine_payment.record_fine_payment(
             actor=None,
             fine=early,
             paid_on=dt.date(2025, 6, 30),
@@ -286,7 +286,7 @@ def test_esteio_ufrm_fine_is_converted_at_the_payment_dates_value(world: Any) ->
     early.refresh_from_db()
     assert early.status == Fine.Status.OPEN and early.paid_on is None
     _ufrm(world)
-    paid = fines.record_fine_payment(
+    paid = fine_payment.record_fine_payment(
         actor=None,
         fine=early,
         paid_on=dt.date(2025, 6, 30),
@@ -304,7 +304,7 @@ def test_esteio_ufrm_fine_is_converted_at_the_payment_dates_value(world: Any) ->
     charge = Charge.unscoped.get(pk=paid.charge_id)
     assert charge.paid_on == dt.date(2025, 6, 30) and charge.amount == Decimal("8000.00")
     with pytest.raises(ValidationError, match="difere do valor devido"):
-        fines.record_fine_payment(
+        fine_payment.record_fine_payment(
             actor=None,
             fine=late,
             paid_on=dt.date(2025, 7, 1),
@@ -313,7 +313,7 @@ def test_esteio_ufrm_fine_is_converted_at_the_payment_dates_value(world: Any) ->
             amount="8000.00",
             today=dt.date(2025, 7, 2),
         )
-    paid = fines.record_fine_payment(
+    paid = fine_payment.record_fine_payment(
         actor=None,
         fine=late,
         paid_on=dt.date(2025, 7, 1),
@@ -323,7 +323,7 @@ def test_esteio_ufrm_fine_is_converted_at_the_payment_dates_value(world: Any) ->
     )
     assert paid.paid_amount == Decimal("9000.00") and "2025-07-01" in paid.unit_value_citation
     with pytest.raises(ValidationError, match="paga"):
-        fines.record_fine_payment(
+        fine_payment.record_fine_payment(
             actor=None, fine=paid, paid_on=dt.date(2025, 7, 1), payment_reference="B", reason="x"
         )
 
@@ -341,7 +341,7 @@ def test_payment_refusals(world: Any, paid_on: dt.date, reference: str, message:
     _ufrm(world)
     events = AuditEvent.objects.count()
     with pytest.raises(ValidationError, match=message):
-        fines.record_fine_payment(
+        fine_payment.record_fine_payment(
             actor=None,
             fine=fine,
             paid_on=paid_on,
@@ -370,11 +370,11 @@ def test_esteio_appeal_not_judged_by_the_due_date_suspends_and_refusal_needs_a_n
     assert fine is not None and fine.status == Fine.Status.SUSPENDED
     assert "Anexo I, art. 22" in fine.status_note
     with pytest.raises(ValidationError, match="suspensa"):
-        fines.record_fine_payment(
+        fine_payment.record_fine_payment(
             actor=None, fine=fine, paid_on=dt.date(2025, 6, 11), payment_reference="B", reason="x"
         )
     with pytest.raises(ValidationError, match="suspensa"):
-        fines.issue_slip(
+        fine_payment.issue_slip(
             actor=None, fine=fine, reason="x", due_on=dt.date(2025, 7, 1), today=dt.date(2025, 6, 11)
         )
     _decision(notice, "appeal", "2025-06-20", "upheld", filing=filing)
@@ -382,10 +382,10 @@ def test_esteio_appeal_not_judged_by_the_due_date_suspends_and_refusal_needs_a_n
     assert fine is not None and fine.status == Fine.Status.OPEN and fine.due_on is None
     assert "nova guia" in fine.due_explanation
     assert Charge.unscoped.get(pk=charge.pk).cancelled and fine.charge is None
-    assert not fines.slip_available(fine)
+    assert not fine_payment.slip_available(fine)
     with pytest.raises(ValidationError, match="informe a data de vencimento"):
-        fines.issue_slip(actor=None, fine=fine, reason="x", today=dt.date(2025, 6, 21))
-    pdf = fines.issue_slip(
+        fine_payment.issue_slip(actor=None, fine=fine, reason="x", today=dt.date(2025, 6, 21))
+    pdf = fine_payment.issue_slip(
         actor=None, fine=fine, reason="nova guia", due_on=dt.date(2025, 7, 10), today=dt.date(2025, 6, 21)
     )
     assert pdf.startswith(b"%PDF")
@@ -418,7 +418,7 @@ def test_offset_only_where_the_law_allows_and_from_the_next_business_day(
     _ufrm(world)
     fine = _esteio_fine(world, dt.date(2025, 6, 6))  # a Friday
     with pytest.raises(ValidationError, match="a partir do dia útil seguinte ao vencimento, 09/06/2025"):
-        fines.offset_fine(
+        fine_payment.offset_fine(
             actor=None,
             fine=fine,
             credit_reference="C-1",
@@ -427,7 +427,7 @@ def test_offset_only_where_the_law_allows_and_from_the_next_business_day(
             today=dt.date(2025, 6, 9),
         )
     with pytest.raises(ValidationError, match="referência do crédito"):
-        fines.offset_fine(
+        fine_payment.offset_fine(
             actor=None,
             fine=fine,
             credit_reference=" ",
@@ -435,7 +435,7 @@ def test_offset_only_where_the_law_allows_and_from_the_next_business_day(
             reason="x",
             today=dt.date(2025, 6, 9),
         )
-    done = fines.offset_fine(
+    done = fine_payment.offset_fine(
         actor=world.users["gestor.esteio"],
         fine=fine,
         credit_reference="Crédito 12/2025",
@@ -447,30 +447,34 @@ def test_offset_only_where_the_law_allows_and_from_the_next_business_day(
     assert "Anexo I, art. 26, I" in done.status_note
     assert Charge.unscoped.get(pk=done.charge_id).paid_on == dt.date(2025, 6, 9)
     with pytest.raises(ValidationError, match="descontada de créditos"):
-        fines.offset_fine(actor=None, fine=done, credit_reference="C", on=dt.date(2025, 6, 9), reason="x")
+        fine_payment.offset_fine(
+            actor=None, fine=done, credit_reference="C", on=dt.date(2025, 6, 9), reason="x"
+        )
 
     notice = _serve(_notice(recife["j"], BRL, holder=recife["holder"]), dt.date(2025, 5, 9))
     other = fines.issue_fine(actor=None, notice=notice, reason="x", today=dt.date(2025, 5, 9))
     assert other is not None
     with pytest.raises(ValidationError, match="não prevê o desconto"):
-        fines.offset_fine(actor=None, fine=other, credit_reference="C", on=dt.date(2025, 8, 1), reason="x")
+        fine_payment.offset_fine(
+            actor=None, fine=other, credit_reference="C", on=dt.date(2025, 8, 1), reason="x"
+        )
 
 
 def test_work_queue_points_out_offsets_and_three_unpaid_fines(world: Any) -> None:
     for _ in range(3):
         _esteio_fine(world, dt.date(2025, 6, 6))
-    items = list(fines.nonpayment_items(dt.date(2025, 6, 10)))
-    offsets = [i for i in items if i.kind == fines.OFFSET_KIND]
+    items = list(fine_payment.nonpayment_items(dt.date(2025, 6, 10)))
+    offsets = [i for i in items if i.kind == fine_payment.OFFSET_KIND]
     assert len(offsets) == 3 and offsets[0].due_on == dt.date(2025, 6, 9)
     assert "pode descontar de créditos a partir de 09/06/2025 (Anexo I, art. 26, I)" in offsets[0].title
-    (suspension,) = [i for i in items if i.kind == fines.SUSPENSION_KIND]
+    (suspension,) = [i for i in items if i.kind == fine_payment.SUSPENSION_KIND]
     assert "3 multas não pagas: pode suspender a permissão (Anexo I, art. 26, II)" in suspension.title
     refresh(dt.date(2025, 6, 10))
-    assert WorkItem.objects.filter(kind=fines.SUSPENSION_KIND, status="aberto").count() == 1
+    assert WorkItem.objects.filter(kind=fine_payment.SUSPENSION_KIND, status="aberto").count() == 1
     # nothing is done automatically
     assert not Fine.unscoped.filter(status=Fine.Status.OFFSET).exists()
-    assert fines.nonpayment_items(dt.date(2025, 6, 6)) is not None
-    assert not list(fines.nonpayment_items(dt.date(2025, 6, 6)))  # not yet overdue
+    assert fine_payment.nonpayment_items(dt.date(2025, 6, 6)) is not None
+    assert not list(fine_payment.nonpayment_items(dt.date(2025, 6, 6)))  # not yet overdue
 
 
 # ------------------------------------------------------------------------------------- Maricá
@@ -481,14 +485,14 @@ def test_marica_appeal_needs_the_fine_paid_within_30_days(world: Any) -> None:
     notice = _notice(
         marica, {"penalties": [{"type": "fine", "units": "2", "unit": "UFIMA"}]}, offender_name="X"
     )
-    check = fines.paid_before_appeal_deadline(notice)
+    check = fine_payment.paid_before_appeal_deadline(notice)
     assert check.required and not check and check.deadline is None
     notice = _serve(notice, dt.date(2025, 5, 9))
     fine = fines.issue_fine(
         actor=None, notice=notice, reason="x", due_on=dt.date(2025, 6, 1), today=dt.date(2025, 5, 9)
     )
     assert fine is not None
-    check = fines.paid_before_appeal_deadline(notice)
+    check = fine_payment.paid_before_appeal_deadline(notice)
     assert not check and check.deadline == dt.date(2025, 6, 9) and "art. 70, parágrafo único" in check.message
     set_agency_value(
         actor=None,
@@ -499,7 +503,7 @@ def test_marica_appeal_needs_the_fine_paid_within_30_days(world: Any) -> None:
         cite="Decreto da UFIMA de maio",
         reason="valor",
     )
-    fines.record_fine_payment(
+    fine_payment.record_fine_payment(
         actor=None,
         fine=fine,
         paid_on=dt.date(2025, 5, 20),
@@ -507,9 +511,11 @@ def test_marica_appeal_needs_the_fine_paid_within_30_days(world: Any) -> None:
         reason="x",
         today=dt.date(2025, 5, 20),
     )
-    check = fines.paid_before_appeal_deadline(notice)
+    check = fine_payment.paid_before_appeal_deadline(notice)
     assert check and check.required and check.paid
-    assert not fines.paid_before_appeal_deadline(_notice(world.a, BRL)).required  # Recife: no such rule
+    assert not fine_payment.paid_before_appeal_deadline(
+        _notice(world.a, BRL)
+    ).required  # Recife: no such rule
 
 
 # ----------------------------------------------------------------------- screens, API, tenancy
@@ -586,12 +592,14 @@ def test_api_reads_and_records_a_payment(world: Any, client: Any) -> None:
 
 def test_a_fine_paid_for_a_notice_annulled_later_is_queued_and_refunded(world: Any, client: Any) -> None:
     from lotacao.enforcement.reading import local_day
-    from lotacao.enforcement.sanctions.fines import REFUND_KIND, record_refund, refund_items
+    from lotacao.enforcement.sanctions.fine_payment import REFUND_KIND, record_refund, refund_items
 
     fine = world.objects["recife"]["enforcement.fine"]
     notice = fine.notice
     paid_on = local_day(notice.jurisdiction, notice.drawn_up_at)
-    fines.record_fine_payment(actor=None, fine=fine, paid_on=paid_on, payment_reference="B-1", reason="Pago")
+    fine_payment.record_fine_payment(
+        actor=None, fine=fine, paid_on=paid_on, payment_reference="B-1", reason="Pago"
+    )
     fine.refresh_from_db()
     with pytest.raises(ValidationError, match="não foi anulado"):
         record_refund(actor=None, fine=fine, refunded_on=paid_on, reference="OB-1", reason="x")

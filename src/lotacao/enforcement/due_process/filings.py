@@ -20,7 +20,7 @@ from lotacao.enforcement.due_process.judging import body_for
 from lotacao.enforcement.due_process.stage import Stage, after_event, current_stage, in_force_penalty, pick
 from lotacao.enforcement.models import Decision, Filing, FilingAttachment, InfractionNotice
 from lotacao.enforcement.reading import br, local_day
-from lotacao.enforcement.sanctions.fines import paid_before_appeal_deadline
+from lotacao.enforcement.sanctions.fine_payment import paid_before_appeal_deadline
 
 ATTACHMENT_TYPES = {"application/pdf": "PDF", "image/png": "PNG", "image/jpeg": "JPEG"}
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024

@@ -14,7 +14,7 @@ from ninja.errors import HttpError
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine
-from lotacao.enforcement.sanctions import fines
+from lotacao.enforcement.sanctions import fine_payment
 
 router = Router(tags=["multas"])
 
@@ -29,7 +29,7 @@ class PaymentIn(Schema):
 @router.get("/{int:fine_id}", summary="Multa")
 def get_fine(request: HttpRequest, fine_id: int) -> JsonResponse:
     fine = get_object_or_404(Fine.objects.select_related("notice"), pk=fine_id)
-    return JsonResponse(fines.fine_data(fine))
+    return JsonResponse(fine_payment.fine_data(fine))
 
 
 @router.post("/{int:fine_id}/payment", summary="Registrar o pagamento da multa")
@@ -39,7 +39,7 @@ def pay_fine(request: HttpRequest, fine_id: int, payload: PaymentIn) -> JsonResp
         getattr(request, "access", None), fine.jurisdiction_id, permissions.FINE_ROLES
     ):
         raise HttpError(403, "Seu perfil não permite registrar pagamentos.")
-    fine = fines.record_fine_payment(
+    fine = fine_payment.record_fine_payment(
         actor=request.user,
         fine=fine,
         paid_on=payload.paid_on,
@@ -47,4 +47,4 @@ def pay_fine(request: HttpRequest, fine_id: int, payload: PaymentIn) -> JsonResp
         amount=payload.amount,
         reason=payload.reason,
     )
-    return JsonResponse(fines.fine_data(fine))
+    return JsonResponse(fine_payment.fine_data(fine))

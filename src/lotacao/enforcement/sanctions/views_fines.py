@@ -18,7 +18,7 @@ from django.views import View
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine, InfractionNotice
-from lotacao.enforcement.sanctions import fines
+from lotacao.enforcement.sanctions import fine_payment, fines
 from lotacao.enforcement.sanctions.fines_pdf import slip_pdf
 
 
@@ -93,18 +93,14 @@ class FineDetail(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         fine = self.get_object(pk)
         action = request.POST.get("action", "")
-        code = fine.jurisdiction_id
-        permissions.require(
-            request,
-            code,
-            permissions.MANAGER_ROLES if action in ("offset", "refund") else permissions.FINE_ROLES,
-        )
+        roles = permissions.MANAGER_ROLES if action in ("offset", "refund") else permissions.FINE_ROLES
+        permissions.require(request, fine.jurisdiction_id, roles)
         reason = request.POST.get("reason", "").strip()
         try:
             if not reason:
                 raise ValidationError("Informe o motivo.")
             if action == "slip":
-                fines.issue_slip(
+                fine_payment.issue_slip(
                     actor=request.user,
                     fine=fine,
                     reason=reason,
@@ -112,48 +108,53 @@ class FineDetail(LoginRequiredMixin, View):
                 )
                 messages.success(request, "Guia de pagamento emitida.")
                 return HttpResponseRedirect(reverse("enforcement:fine_slip", kwargs={"pk": fine.pk}))
-            if action == "payment":
-                paid_on = _date(request.POST.get("paid_on", ""), "do pagamento")
-                if paid_on is None:
-                    raise ValidationError("Informe a data do pagamento.")
-                fines.record_fine_payment(
-                    actor=request.user,
-                    fine=fine,
-                    paid_on=paid_on,
-                    payment_reference=request.POST.get("payment_reference", ""),
-                    amount=request.POST.get("amount", "").replace(",", ".").strip() or None,
-                    reason=reason,
-                )
-                messages.success(request, "Pagamento registrado.")
-            elif action == "offset":
-                on = _date(request.POST.get("on", ""), "do desconto")
-                if on is None:
-                    raise ValidationError("Informe a data do desconto.")
-                fines.offset_fine(
-                    actor=request.user,
-                    fine=fine,
-                    credit_reference=request.POST.get("credit_reference", ""),
-                    on=on,
-                    reason=reason,
-                )
-                messages.success(request, "Desconto de créditos registrado.")
-            elif action == "refund":
-                refunded_on = _date(request.POST.get("refunded_on", ""), "da restituição")
-                if refunded_on is None:
-                    raise ValidationError("Informe a data da restituição.")
-                fines.record_refund(
-                    actor=request.user,
-                    fine=fine,
-                    refunded_on=refunded_on,
-                    reference=request.POST.get("reference", ""),
-                    reason=reason,
-                )
-                messages.success(request, "Restituição registrada.")
-            else:
+            act = {"payment": self._payment, "offset": self._offset, "refund": self._refund}.get(action)
+            if act is None:
                 raise ValidationError("Ação desconhecida.")
+            messages.success(request, act(request, fine, reason))
         except ValidationError as error:
             return _refused(request, fine.notice, error)
         return HttpResponseRedirect(fine.notice.get_absolute_url() + "#multa")
+
+    def _payment(self, request: HttpRequest, fine: Fine, reason: str) -> str:
+        paid_on = _date(request.POST.get("paid_on", ""), "do pagamento")
+        if paid_on is None:
+            raise ValidationError("Informe a data do pagamento.")
+        fine_payment.record_fine_payment(
+            actor=request.user,
+            fine=fine,
+            paid_on=paid_on,
+            payment_reference=request.POST.get("payment_reference", ""),
+            amount=request.POST.get("amount", "").replace(",", ".").strip() or None,
+            reason=reason,
+        )
+        return "Pagamento registrado."
+
+    def _offset(self, request: HttpRequest, fine: Fine, reason: str) -> str:
+        on = _date(request.POST.get("on", ""), "do desconto")
+        if on is None:
+            raise ValidationError("Informe a data do desconto.")
+        fine_payment.offset_fine(
+            actor=request.user,
+            fine=fine,
+            credit_reference=request.POST.get("credit_reference", ""),
+            on=on,
+            reason=reason,
+        )
+        return "Desconto de créditos registrado."
+
+    def _refund(self, request: HttpRequest, fine: Fine, reason: str) -> str:
+        refunded_on = _date(request.POST.get("refunded_on", ""), "da restituição")
+        if refunded_on is None:
+            raise ValidationError("Informe a data da restituição.")
+        fine_payment.record_refund(
+            actor=request.user,
+            fine=fine,
+            refunded_on=refunded_on,
+            reference=request.POST.get("reference", ""),
+            reason=reason,
+        )
+        return "Restituição registrada."
 
 
 class FineSlipPdf(LoginRequiredMixin, View):
@@ -163,7 +164,7 @@ class FineSlipPdf(LoginRequiredMixin, View):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         fine: Fine = get_object_or_404(Fine.objects.select_related("notice", "jurisdiction"), pk=pk)
-        if not fines.slip_available(fine):
+        if not fine_payment.slip_available(fine):
             raise Http404("Esta multa não tem guia de pagamento disponível.")
         pdf = slip_pdf(fine, on=timezone.localdate())
         response = HttpResponse(pdf, content_type="application/pdf")

@@ -12,7 +12,8 @@ from lotacao.core.law import entry, value
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine
 from lotacao.enforcement.reading import infraction_day as _infraction_day
-from lotacao.enforcement.sanctions.fines import fine_terms, slip_available
+from lotacao.enforcement.sanctions.fine_due import fine_terms
+from lotacao.enforcement.sanctions.fine_payment import slip_available
 
 register = template.Library()
 
