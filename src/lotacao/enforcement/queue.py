@@ -17,8 +17,9 @@ from collections.abc import Iterator
 
 from lotacao.enforcement.due_process.settle import pending_items
 from lotacao.enforcement.notices.deadlines import late_items, overdue_items
-from lotacao.enforcement.sanctions.effects import effect_items
 from lotacao.enforcement.sanctions.fine_payment import nonpayment_items, refund_items
+from lotacao.enforcement.sanctions.followups import followup_items
+from lotacao.enforcement.sanctions.interventions import intervention_items
 from lotacao.workqueue.services import WorkItemSpec
 
 
@@ -28,4 +29,5 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
     yield from late_items(today)
     yield from nonpayment_items(today)
     yield from refund_items(today)
-    yield from effect_items(today, horizon)
+    yield from followup_items(today)
+    yield from intervention_items(today, horizon)

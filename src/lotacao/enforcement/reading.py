@@ -46,6 +46,12 @@ def silence(code: str, parameter: str, on: dt.date) -> tuple[str, str]:
     return (found.reason or "a lei não define").strip().rstrip("."), str(found.citation)
 
 
+def citation_of(code: str, parameter: str, on: dt.date) -> str:
+    """The citation of a pack parameter in force on `on` ("" when the law does not treat it)."""
+    found = entry(code, parameter, on)
+    return str(found.citation) if found is not None else ""
+
+
 def silence_text(code: str, parameter: str, on: dt.date) -> str:
     """`a lei não define (art. 12)`: why the law gives no value, with its article, in a sentence."""
     reason, where = silence(code, parameter, on)

@@ -22,7 +22,7 @@ from lotacao.enforcement.models import (
     RevocationProcess,
     SuspensionFollowUp,
 )
-from lotacao.enforcement.sanctions import effects
+from lotacao.enforcement.sanctions import effects, followups, interventions
 from lotacao.permits.models import Ban, Permit, PermitAgent
 from lotacao.registry import services as registry
 from lotacao.registry.models import Holder
@@ -136,7 +136,7 @@ def test_recife_suspension_then_automatic_reinstatement(world: Any) -> None:
     follow = SuspensionFollowUp.objects.get(notice=decision.notice)
     assert not follow.requires_proof and follow.status == SuspensionFollowUp.Status.RUNNING
 
-    result = effects.end_suspensions(today=permit.suspended_until)  # last day: still suspended
+    result = followups.end_suspensions(today=permit.suspended_until)  # last day: still suspended
     assert result.reinstated == 0 and _status(permit) == Permit.Status.SUSPENDED
     call_command("end_suspensions", "--data", (permit.suspended_until + dt.timedelta(days=1)).isoformat())
     assert _status(permit) == Permit.Status.ACTIVE and permit.suspended_until is None
@@ -149,7 +149,7 @@ def test_marica_proof_during_the_suspension_reinstates_at_its_end(world: Any) ->
     decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
     follow = SuspensionFollowUp.objects.get(notice=decision.notice)
     assert follow.requires_proof and "art. 58, §§ 3º e 4º" in " ".join(follow.citations)
-    effects.record_suspension_proof(
+    followups.record_suspension_proof(
         actor=None,
         followup=follow,
         proved_on=ON + dt.timedelta(days=5),
@@ -158,7 +158,7 @@ def test_marica_proof_during_the_suspension_reinstates_at_its_end(world: Any) ->
         today=ON + dt.timedelta(days=5),
     )
     assert _status(place["permit"]) == Permit.Status.SUSPENDED  # the term is not over yet
-    effects.end_suspensions(today=TODAY)
+    followups.end_suspensions(today=TODAY)
     assert _status(place["permit"]) == Permit.Status.ACTIVE
     assert not RevocationProcess.objects.exists()
 
@@ -166,7 +166,7 @@ def test_marica_proof_during_the_suspension_reinstates_at_its_end(world: Any) ->
 def test_marica_no_proof_opens_the_revocation_process_then_late_proof_reinstates(world: Any) -> None:
     place = _place(world, "marica")
     decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
-    result = effects.end_suspensions(today=TODAY)
+    result = followups.end_suspensions(today=TODAY)
     assert result.processes == 1 and result.awaiting_proof == 1
     permit = place["permit"]
     assert _status(permit) == Permit.Status.SUSPENDED
@@ -175,13 +175,13 @@ def test_marica_no_proof_opens_the_revocation_process_then_late_proof_reinstates
     process = RevocationProcess.objects.get(permit=permit)
     assert process.status == RevocationProcess.Status.OPEN and process.decided_by_label == "Presidente da EPT"
     assert "art. 58, §§ 3º e 4º" in " ".join(process.citations)
-    kinds = {spec.kind for spec in effects.effect_items(TODAY, 30)}
-    assert {effects.AWAITING_PROOF_KIND, effects.REVOCATION_KIND} <= kinds
+    kinds = {spec.kind for spec in followups.followup_items(TODAY)}
+    assert {followups.AWAITING_PROOF_KIND, followups.REVOCATION_KIND} <= kinds
 
-    effects.end_suspensions(today=TODAY)  # a second run opens nothing more
+    followups.end_suspensions(today=TODAY)  # a second run opens nothing more
     assert RevocationProcess.objects.count() == 1
 
-    effects.record_suspension_proof(
+    followups.record_suspension_proof(
         actor=None, followup=follow, proved_on=TODAY, note="Correções comprovadas", reason="ok"
     )
     assert _status(permit) == Permit.Status.ACTIVE
@@ -192,12 +192,14 @@ def test_marica_no_proof_opens_the_revocation_process_then_late_proof_reinstates
 def test_pernambuco_stays_suspended_until_the_proof(world: Any) -> None:
     place = _place(world, "pernambuco")
     decision = effects.apply_final_decision(actor=None, decision=_decision(place, SUSPENSION), on=ON)
-    effects.end_suspensions(today=TODAY)
+    followups.end_suspensions(today=TODAY)
     follow = SuspensionFollowUp.objects.get(notice=decision.notice)
     assert follow.status == SuspensionFollowUp.Status.AWAITING_PROOF
     assert _status(place["permit"]) == Permit.Status.SUSPENDED
     assert not RevocationProcess.objects.exists()
-    effects.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="Sanado", reason="ok")
+    followups.record_suspension_proof(
+        actor=None, followup=follow, proved_on=TODAY, note="Sanado", reason="ok"
+    )
     assert _status(place["permit"]) == Permit.Status.ACTIVE
     follow.refresh_from_db()
     assert follow.status == SuspensionFollowUp.Status.ENDED
@@ -240,7 +242,7 @@ def test_esteio_revocation_waits_for_the_mayors_act(world: Any) -> None:
         and decision.effects[0]["ref"] == f"revocationprocess:{process.pk}"
     )
 
-    effects.record_revocation_act(
+    followups.record_revocation_act(
         actor=_gestor(world, "esteio"),
         process=process,
         act="Decreto nº 123/2025",
@@ -266,13 +268,13 @@ def test_revocation_act_refusals_change_nothing(world: Any) -> None:
         ({"act": "Decreto 1", "on": TODAY + dt.timedelta(days=1), "reason": "x"}, "futura"),
     ):
         with pytest.raises(ValidationError, match=message):
-            effects.record_revocation_act(actor=None, process=process, **kwargs)
+            followups.record_revocation_act(actor=None, process=process, **kwargs)
     assert AuditEvent.objects.count() == audits and _status(place["permit"]) == Permit.Status.ACTIVE
-    effects.dismiss_revocation_process(actor=None, process=process, on=TODAY, reason="Prefeito não cassou")
+    followups.dismiss_revocation_process(actor=None, process=process, on=TODAY, reason="Prefeito não cassou")
     with pytest.raises(ValidationError, match="arquivado"):
-        effects.record_revocation_act(actor=None, process=process, act="Decreto 1", on=TODAY, reason="x")
+        followups.record_revocation_act(actor=None, process=process, act="Decreto 1", on=TODAY, reason="x")
     with pytest.raises(ValidationError, match="motivo do arquivamento"):
-        effects.dismiss_revocation_process(actor=None, process=process, on=TODAY, reason="")
+        followups.dismiss_revocation_process(actor=None, process=process, on=TODAY, reason="")
 
 
 def test_agent_revocation_revokes_the_registration_with_its_ban(world: Any) -> None:
@@ -386,12 +388,12 @@ def test_cabo_course_blocks_operation_and_marica_does_not(world: Any) -> None:
         doors=4,
     )
     assert effects.public_vehicle_info(other, ON) == {"reasons": []}
-    effects.complete_course(
+    followups.complete_course(
         actor=None, requirement=course, completed_on=TODAY, certificate="C-1", reason="ok"
     )
     assert effects.public_vehicle_info(vehicle, TODAY) == {"reasons": []}
     with pytest.raises(ValidationError, match="já foi concluído"):
-        effects.complete_course(
+        followups.complete_course(
             actor=None, requirement=course, completed_on=TODAY, certificate="C-1", reason="ok"
         )
 
@@ -426,7 +428,7 @@ def test_proof_refusals(world: Any) -> None:
     recife = _place(world, "recife")
     effects.apply_final_decision(actor=None, decision=_decision(recife, SUSPENSION), on=ON)
     with pytest.raises(ValidationError, match="não exige comprovação"):
-        effects.record_suspension_proof(
+        followups.record_suspension_proof(
             actor=None, followup=SuspensionFollowUp.objects.get(), proved_on=TODAY, note="x", reason="x"
         )
     place = _place(world, "pernambuco")
@@ -439,10 +441,10 @@ def test_proof_refusals(world: Any) -> None:
         ({"proved_on": TODAY + dt.timedelta(days=1), "note": "x", "reason": "x"}, "entre o início"),
     ):
         with pytest.raises(ValidationError, match=message):
-            effects.record_suspension_proof(actor=None, followup=follow, **kwargs)
-    effects.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="x", reason="x")
+            followups.record_suspension_proof(actor=None, followup=follow, **kwargs)
+    followups.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="x", reason="x")
     with pytest.raises(ValidationError, match="já foi registrada"):
-        effects.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="x", reason="x")
+        followups.record_suspension_proof(actor=None, followup=follow, proved_on=TODAY, note="x", reason="x")
 
 
 # ------------------------------------------------------------------------ intervention
@@ -461,7 +463,7 @@ def _decree(place: dict[str, Any], **over: Any) -> Intervention:
         "reason": "Deficiência grave (art. 43)",
     }
     data.update(over)
-    return effects.decree_intervention(**data)
+    return interventions.decree_intervention(**data)
 
 
 def test_esteio_intervention_deadlines_from_the_engine(world: Any) -> None:
@@ -470,13 +472,13 @@ def test_esteio_intervention_deadlines_from_the_engine(world: Any) -> None:
     item = _decree(place, decreed_on=decreed)
     assert item.procedure_due is not None and item.procedure_due >= decreed + dt.timedelta(days=30)
     assert "Lei Municipal 3839/2004 (Esteio), art. 44" in item.citations
-    item = effects.open_intervention_procedure(
+    item = interventions.open_intervention_procedure(
         actor=None, intervention=item, opened_on=TODAY, reason="Portaria 5"
     )
     assert item.conclusion_due is not None and item.conclusion_due >= TODAY + dt.timedelta(days=180)
     assert "Lei Municipal 3839/2004 (Esteio), art. 44, § 2º" in item.citations
-    assert effects.check_interventions(today=TODAY) == 0
-    item = effects.conclude_intervention(
+    assert interventions.check_interventions(today=TODAY) == 0
+    item = interventions.conclude_intervention(
         actor=None,
         intervention=item,
         concluded_on=TODAY,
@@ -491,28 +493,30 @@ def test_intervention_is_void_when_the_procedure_is_not_opened_in_time(world: An
     item = _decree(place)
     assert item.procedure_due is not None and item.procedure_due < TODAY
     with pytest.raises(ValidationError, match="prazo para instaurar o procedimento venceu"):
-        effects.open_intervention_procedure(actor=None, intervention=item, opened_on=TODAY, reason="tarde")
+        interventions.open_intervention_procedure(
+            actor=None, intervention=item, opened_on=TODAY, reason="tarde"
+        )
     call_command("end_suspensions", "--data", TODAY.isoformat())
     item.refresh_from_db()
     assert item.status == Intervention.Status.VOID and "art. 44" in item.outcome_note
-    work = WorkItem.objects.get(kind=effects.INTERVENTION_VOID_KIND)
+    work = WorkItem.objects.get(kind=interventions.INTERVENTION_VOID_KIND)
     assert work.url == f"/fiscalizacao/efeitos/intervencoes/{item.pk}/"
-    assert effects.check_interventions(today=TODAY) == 0
-    assert WorkItem.objects.filter(kind=effects.INTERVENTION_VOID_KIND).count() == 1
+    assert interventions.check_interventions(today=TODAY) == 0
+    assert WorkItem.objects.filter(kind=interventions.INTERVENTION_VOID_KIND).count() == 1
 
 
 def test_intervention_is_void_when_the_procedure_is_not_concluded_in_time(world: Any) -> None:
     place = _place(world, "esteio")
     item = _decree(place, decreed_on=TODAY - dt.timedelta(days=250), term_until=TODAY + dt.timedelta(days=10))
-    item = effects.open_intervention_procedure(
+    item = interventions.open_intervention_procedure(
         actor=None, intervention=item, opened_on=TODAY - dt.timedelta(days=240), reason="Portaria"
     )
     assert item.conclusion_due is not None and item.conclusion_due < TODAY
     with pytest.raises(ValidationError, match="prazo para concluir"):
-        effects.conclude_intervention(
+        interventions.conclude_intervention(
             actor=None, intervention=item, concluded_on=TODAY, outcome_note="x", reason="x"
         )
-    assert effects.check_interventions(today=TODAY) == 1
+    assert interventions.check_interventions(today=TODAY) == 1
     item.refresh_from_db()
     assert item.status == Intervention.Status.VOID
 
@@ -543,19 +547,21 @@ def test_intervention_refusals(world: Any) -> None:
     with pytest.raises(ValidationError, match="Já há uma intervenção em curso"):
         _decree(place, decreed_on=TODAY)
     with pytest.raises(ValidationError, match="a intervenção está decretada"):
-        effects.conclude_intervention(
+        interventions.conclude_intervention(
             actor=None, intervention=item, concluded_on=TODAY, outcome_note="x", reason="x"
         )
     with pytest.raises(ValidationError, match="entre o decreto e hoje"):
-        effects.open_intervention_procedure(
+        interventions.open_intervention_procedure(
             actor=None, intervention=item, opened_on=TODAY - dt.timedelta(days=1), reason="x"
         )
-    item = effects.open_intervention_procedure(actor=None, intervention=item, opened_on=TODAY, reason="x")
+    item = interventions.open_intervention_procedure(
+        actor=None, intervention=item, opened_on=TODAY, reason="x"
+    )
     with pytest.raises(ValidationError, match="Descreva o resultado"):
-        effects.conclude_intervention(
+        interventions.conclude_intervention(
             actor=None, intervention=item, concluded_on=TODAY, outcome_note="", reason="x"
         )
-    annulled = effects.conclude_intervention(
+    annulled = interventions.conclude_intervention(
         actor=None,
         intervention=item,
         concluded_on=TODAY,

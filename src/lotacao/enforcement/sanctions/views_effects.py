@@ -18,7 +18,7 @@ from django.views import View
 from lotacao.core.views_base import ScopedDetailView
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Intervention, RevocationProcess, SuspensionFollowUp
-from lotacao.enforcement.sanctions import effects
+from lotacao.enforcement.sanctions import followups, interventions
 from lotacao.permits.models import Permit
 
 VIEW_ROLES = ("atendente", "gestor", "comissao")
@@ -88,9 +88,9 @@ def _intervention_permits(request: HttpRequest) -> Any:
     codes = [
         code
         for code in permissions.jurisdictions_for(getattr(request, "access", None), ACT_ROLES)
-        if effects.intervention_allowed(code, today)
+        if interventions.intervention_allowed(code, today)
     ]
-    return Permit.objects.filter(jurisdiction_id__in=codes, status__in=effects.LIVE).order_by("number")
+    return Permit.objects.filter(jurisdiction_id__in=codes, status__in=interventions.LIVE).order_by("number")
 
 
 class EffectsHome(LoginRequiredMixin, View):
@@ -183,11 +183,11 @@ class RevocationProcessPage(_EffectPage):
 
     def act(self, name: str, obj: Any, data: dict[str, Any]) -> None:
         if name == "ato":
-            effects.record_revocation_act(
+            followups.record_revocation_act(
                 actor=self.request.user, process=obj, act=data["act"], on=data["on"], reason=data["reason"]
             )
         else:
-            effects.dismiss_revocation_process(
+            followups.dismiss_revocation_process(
                 actor=self.request.user, process=obj, on=data["on"], reason=data["reason"]
             )
 
@@ -213,7 +213,7 @@ class SuspensionFollowUpPage(_EffectPage):
         return [] if done or not obj.requires_proof else list(self.forms)
 
     def act(self, name: str, obj: Any, data: dict[str, Any]) -> None:
-        effects.record_suspension_proof(
+        followups.record_suspension_proof(
             actor=self.request.user,
             followup=obj,
             proved_on=data["proved_on"],
@@ -253,11 +253,11 @@ class InterventionPage(_EffectPage):
 
     def act(self, name: str, obj: Any, data: dict[str, Any]) -> None:
         if name == "instaurar":
-            effects.open_intervention_procedure(
+            interventions.open_intervention_procedure(
                 actor=self.request.user, intervention=obj, opened_on=data["opened_on"], reason=data["reason"]
             )
         else:
-            effects.conclude_intervention(
+            interventions.conclude_intervention(
                 actor=self.request.user,
                 intervention=obj,
                 concluded_on=data["concluded_on"],
@@ -288,7 +288,7 @@ class InterventionCreate(LoginRequiredMixin, View):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                item = effects.decree_intervention(actor=request.user, **data)
+                item = interventions.decree_intervention(actor=request.user, **data)
             except ValidationError as error:
                 for message in error.messages:
                     form.add_error(None, message)
