@@ -265,12 +265,21 @@ def _notice_step(
     )
 
 
-def holder_dossier(holder: Any, on: dt.date) -> Dossier:
-    """Everything the agency holds against a permit holder, as of `on` (read through the active
-    scope: staff of the jurisdiction, or the holder themself)."""
-    code = holder.jurisdiction_id
-    permits = list(Permit.objects.filter(holder=holder).select_related("line", "vehicle").order_by("-id"))
-    notices = list(
+@dataclass
+class _Gathered:
+    """The rows of the holder's notices, and what they lead to."""
+
+    rows: list[NoticeRow] = field(default_factory=list)
+    fines: list[Any] = field(default_factory=list)
+    measures: list[Measure] = field(default_factory=list)
+    filings: list[Filing] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    deadlines: list[Deadline] = field(default_factory=list)
+
+
+def _holder_notices(holder: Any) -> list[InfractionNotice]:
+    """The holder's notices with everything the dossier shows, in a fixed number of queries."""
+    return list(
         InfractionNotice.objects.filter(holder=holder)
         .select_related("fine", "vehicle", "line", "permit", "jurisdiction")
         .prefetch_related(
@@ -281,24 +290,18 @@ def holder_dossier(holder: Any, on: dt.date) -> Dossier:
         )
         .order_by("-drawn_up_at", "-id")
     )
-    entries = list(PointsEntry.objects.filter(holder=holder).order_by("-on", "-id"))
-    points_by_notice: dict[int, int] = {}
-    for entry in entries:
-        points_by_notice[entry.notice_id] = points_by_notice.get(entry.notice_id, 0) + entry.points
-    status_of = {n.pk: n.status for n in notices}
 
-    rows: list[NoticeRow] = []
-    fines: list[Any] = []
-    measures: list[Measure] = []
-    filings: list[Filing] = []
-    decisions: list[Decision] = []
-    deadlines: list[Deadline] = []
+
+def _gather(notices: list[InfractionNotice], points_by_notice: dict[int, int], on: dt.date) -> _Gathered:
+    """Per notice: the penalty in force, points, fine, measures, filings, decisions and the next
+    deadline (the open instance's, and the fine's due date)."""
+    out = _Gathered()
     for notice in notices:
         n_decisions = sorted(notice.decisions.all(), key=lambda d: (d.decided_on, d.pk))
         n_filings = list(notice.filings.all())
         fine = getattr(notice, "fine", None) if _has_fine(notice) else None
         step = _notice_step(notice, n_decisions, n_filings, on)
-        rows.append(
+        out.rows.append(
             NoticeRow(
                 notice=notice,
                 penalty=describe_penalty(penalty_in_force(notice, n_decisions)),
@@ -314,11 +317,11 @@ def holder_dossier(holder: Any, on: dt.date) -> Dossier:
             )
         )
         if step is not None:
-            deadlines.append(step)
+            out.deadlines.append(step)
         if fine is not None:
-            fines.append(fine)
+            out.fines.append(fine)
             if fine.status == fine.Status.OPEN and fine.due_on is not None:
-                deadlines.append(
+                out.deadlines.append(
                     Deadline(
                         notice,
                         "Vencimento da multa",
@@ -328,10 +331,16 @@ def holder_dossier(holder: Any, on: dt.date) -> Dossier:
                         explanation=fine.due_explanation,
                     )
                 )
-        measures += list(notice.measures.all())
-        filings += n_filings
-        decisions += n_decisions
+        out.measures += list(notice.measures.all())
+        out.filings += n_filings
+        out.decisions += n_decisions
+    return out
 
+
+def _points_windows(
+    code: str, entries: list[PointsEntry], status_of: dict[int, str], on: dt.date
+) -> list[PointsWindow]:
+    """The points per window of `penalty.points_thresholds`: all, and final decisions only."""
     windows: list[PointsWindow] = []
     pack = pack_for(code)
     thresholds = value(code, "penalty.points_thresholds", on) or []
@@ -352,23 +361,38 @@ def holder_dossier(holder: Any, on: dt.date) -> Dossier:
                 citations=[f"{pack.law}, {c}" for c in _as_list(threshold.get("cite"))],
             )
         )
-    deadlines.sort(key=lambda d: (d.due is None, d.due or dt.date.max))
-    open_fines = [f for f in fines if f.status == f.Status.OPEN and f.amount is not None]
+    return windows
+
+
+def holder_dossier(holder: Any, on: dt.date) -> Dossier:
+    """Everything the agency holds against a permit holder, as of `on` (read through the active
+    scope: staff of the jurisdiction, or the holder themself)."""
+    permits = list(Permit.objects.filter(holder=holder).select_related("line", "vehicle").order_by("-id"))
+    notices = _holder_notices(holder)
+    entries = list(PointsEntry.objects.filter(holder=holder).order_by("-on", "-id"))
+    points_by_notice: dict[int, int] = {}
+    for entry in entries:
+        points_by_notice[entry.notice_id] = points_by_notice.get(entry.notice_id, 0) + entry.points
+    got = _gather(notices, points_by_notice, on)
+    got.deadlines.sort(key=lambda d: (d.due is None, d.due or dt.date.max))
+    open_fines = [f for f in got.fines if f.status == f.Status.OPEN and f.amount is not None]
     return Dossier(
         holder=holder,
         on=on,
         jurisdiction=holder.jurisdiction,
         permits=permits,
-        notices=rows,
+        notices=got.rows,
         points_entries=entries,
         points_total=sum(e.points for e in entries),
-        points_windows=windows,
-        fines=fines,
+        points_windows=_points_windows(
+            holder.jurisdiction_id, entries, {n.pk: n.status for n in notices}, on
+        ),
+        fines=got.fines,
         fines_open_total=sum((f.amount for f in open_fines), Decimal("0")),
-        measures_in_force=[m for m in measures if m.status == Measure.Status.IN_FORCE],
-        measures_released=[m for m in measures if m.status == Measure.Status.RELEASED],
-        filings=filings,
-        decisions=decisions,
+        measures_in_force=[m for m in got.measures if m.status == Measure.Status.IN_FORCE],
+        measures_released=[m for m in got.measures if m.status == Measure.Status.RELEASED],
+        filings=got.filings,
+        decisions=got.decisions,
         courses=list(CourseRequirement.objects.filter(holder=holder).order_by("-required_on")),
         suspensions=list(
             SuspensionFollowUp.objects.filter(permit__holder=holder)
@@ -380,7 +404,7 @@ def holder_dossier(holder: Any, on: dt.date) -> Dossier:
             .select_related("permit")
             .order_by("-opened_on")
         ),
-        deadlines=deadlines,
+        deadlines=got.deadlines,
     )
 
 

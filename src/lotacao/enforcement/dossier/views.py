@@ -4,27 +4,15 @@ staff of the jurisdiction see its rows, a permit holder only their own (a 404 ot
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
-from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db import models
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
-from django.views import View
 
 from lotacao.enforcement.dossier import pdf
 from lotacao.enforcement.dossier.dossier import holder_dossier
 from lotacao.enforcement.models import Decision, InfractionNotice, NoticeService
+from lotacao.enforcement.views_base import ObjectView
 from lotacao.registry.models import Holder
-
-
-class ScopedObjectView(LoginRequiredMixin, View):
-    model: ClassVar[type[models.Model]]
-    related: ClassVar[tuple[str, ...]] = ()
-
-    def get_object(self, pk: int) -> Any:
-        return get_object_or_404(self.model._default_manager.select_related(*self.related), pk=pk)
 
 
 def _pdf(content: bytes, filename: str) -> HttpResponse:
@@ -37,7 +25,7 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in text)
 
 
-class HolderDossier(ScopedObjectView):
+class HolderDossier(ObjectView):
     model = Holder
     related = ("person", "company", "jurisdiction")
 
@@ -49,7 +37,7 @@ class HolderDossier(ScopedObjectView):
         )
 
 
-class HolderDossierPdf(ScopedObjectView):
+class HolderDossierPdf(ObjectView):
     model = Holder
     related = ("person", "company", "jurisdiction")
 
@@ -71,7 +59,7 @@ NOTICE_RELATED = (
 )
 
 
-class NoticePdf(ScopedObjectView):
+class NoticePdf(ObjectView):
     model = InfractionNotice
     related = NOTICE_RELATED
 
@@ -80,7 +68,7 @@ class NoticePdf(ScopedObjectView):
         return _pdf(pdf.notice_pdf(notice, timezone.localdate()), f"auto-{_slug(notice.number)}.pdf")
 
 
-class ServiceLetterPdf(ScopedObjectView):
+class ServiceLetterPdf(ObjectView):
     model = NoticeService
     related = tuple(f"notice__{name}" for name in NOTICE_RELATED)
 
@@ -90,7 +78,7 @@ class ServiceLetterPdf(ScopedObjectView):
         return _pdf(content, f"notificacao-{_slug(service.notice.number)}-{service.pk}.pdf")
 
 
-class DecisionLetterPdf(ScopedObjectView):
+class DecisionLetterPdf(ObjectView):
     model = Decision
     related = ("body", "filing", *(f"notice__{name}" for name in NOTICE_RELATED))
 

@@ -14,6 +14,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
+
 from lotacao.core.law import entry
 from lotacao.enforcement.due_process.procedure import (
     SEVERITY,
@@ -119,3 +121,10 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
 def after_event(actor: Any, notice: InfractionNotice, on: dt.date) -> None:
     """After a filing, a decision, its service or finality: the fine follows (idempotent)."""
     sync_fine(actor=actor, notice=InfractionNotice.unscoped.get(pk=notice.pk), on=on)
+
+
+def stage_context(notice: InfractionNotice) -> dict[str, Any]:
+    """What the notice's pages show of its due process: the stage now and whether it is past due."""
+    today = timezone.localdate()
+    stage = current_stage(notice, today)
+    return {"stage": stage, "stage_late": stage.due is not None and today > stage.due}

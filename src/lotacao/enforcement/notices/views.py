@@ -17,6 +17,7 @@ from django.views import View
 from lotacao.core.models import Jurisdiction
 from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.enforcement import permissions
+from lotacao.enforcement.due_process.stage import stage_context
 from lotacao.enforcement.idempotency import run_once
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import intake, selectors, services, states
@@ -142,8 +143,6 @@ class NoticeDetail(ScopedDetailView):
     ]
 
     def extra_context(self, obj: Any) -> dict[str, Any]:
-        from lotacao.enforcement.due_process.views import stage_context
-
         access = getattr(self.request, "access", None)
         is_holder = permissions.is_own_holder(access, obj)
         context = {

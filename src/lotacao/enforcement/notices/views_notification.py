@@ -13,9 +13,9 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process.views import ObjectView
 from lotacao.enforcement.models import InfractionNotice, NoticeService
 from lotacao.enforcement.notices.notification import record_notification
+from lotacao.enforcement.views_base import ObjectView
 
 DATE = forms.DateInput(attrs={"type": "date"})
 

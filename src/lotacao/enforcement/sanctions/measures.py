@@ -81,6 +81,35 @@ def _locked_notice(notice: InfractionNotice) -> InfractionNotice:
     return locked
 
 
+def _suspension_days(kind: str, days: int | None, applicable: dict[str, dict[str, Any]]) -> int | None:
+    """Days only for the permit's suspension (default: the engine's days), and positive."""
+    if days is not None and kind != Measure.Kind.PERMIT_SUSPENSION:
+        raise ValidationError("Dias só se informam para a suspensão da permissão.")
+    if kind == Measure.Kind.PERMIT_SUSPENSION and days is None:
+        days = applicable.get(kind, {}).get("days")
+    if days is not None and int(days) <= 0:
+        raise ValidationError("O número de dias da suspensão deve ser positivo.")
+    return days
+
+
+def _outside_the_engine(
+    kind: str, label: str, detail: str, reason: str, applicable: dict[str, dict[str, Any]]
+) -> tuple[str, list[str]]:
+    """A kind the engine did not list for the notice needs a reason that says why; it is flagged
+    in the citations and the detail. Returns (detail, citations)."""
+    if kind in applicable:
+        return detail, []
+    if len(reason) < OUTSIDE_REASON_MIN:
+        listed = ", ".join(Measure.Kind(k).label.lower() for k in applicable if k in Measure.Kind.values)
+        raise ValidationError(
+            f"O cálculo da lei não lista {label.lower()} para este auto"
+            f" (medidas cabíveis: {listed or 'nenhuma'}). Para aplicá-la, explique no motivo por quê"
+            f" (pelo menos {OUTSIDE_REASON_MIN} caracteres)."
+        )
+    detail = (detail + "\n" if detail else "") + f"{OUTSIDE_FLAG}. Motivo: {reason}"
+    return detail, [f"{OUTSIDE_FLAG}; motivo: {reason}"]
+
+
 @transaction.atomic
 def apply_measure(
     *,
@@ -108,26 +137,9 @@ def apply_measure(
     if Measure.unscoped.filter(notice=notice, kind=kind, status=Measure.Status.IN_FORCE).exists():
         raise ValidationError(f"Já há {label.lower()} em vigor neste auto.")
     applicable = applicable_kinds(notice)
-    if days is not None and kind != Measure.Kind.PERMIT_SUSPENSION:
-        raise ValidationError("Dias só se informam para a suspensão da permissão.")
-    if kind == Measure.Kind.PERMIT_SUSPENSION and days is None:
-        days = applicable.get(kind, {}).get("days")
-    if days is not None and int(days) <= 0:
-        raise ValidationError("O número de dias da suspensão deve ser positivo.")
-    detail = (detail or "").strip()
-    citations: list[str] = []
-    if kind not in applicable:
-        if len(reason) < OUTSIDE_REASON_MIN:
-            listed = ", ".join(Measure.Kind(k).label.lower() for k in applicable if k in Measure.Kind.values)
-            raise ValidationError(
-                f"O cálculo da lei não lista {label.lower()} para este auto"
-                f" (medidas cabíveis: {listed or 'nenhuma'}). Para aplicá-la, explique no motivo por quê"
-                f" (pelo menos {OUTSIDE_REASON_MIN} caracteres)."
-            )
-        citations.append(f"{OUTSIDE_FLAG}; motivo: {reason}")
-        detail = (detail + "\n" if detail else "") + f"{OUTSIDE_FLAG}. Motivo: {reason}"
-    day = _local_day(notice.jurisdiction, applied_at)
-    law = release_conditions(notice.jurisdiction_id, kind, day)
+    days = _suspension_days(kind, days, applicable)
+    detail, citations = _outside_the_engine(kind, label, (detail or "").strip(), reason, applicable)
+    law = release_conditions(notice.jurisdiction_id, kind, _local_day(notice.jurisdiction, applied_at))
     for row in law["conditions"]:
         if row["cite"] and row["cite"] not in citations:
             citations.append(row["cite"])
