@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from lotacao.enforcement.idempotency import payload_hash
+from lotacao.core.idempotency import payload_hash
 from lotacao.enforcement.models import IdempotencyKey, InfractionNotice
 
 pytestmark = pytest.mark.django_db

@@ -15,10 +15,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema
 from ninja.errors import HttpError
+from ninja.params.functions import Header as header_param
 
+from lotacao.core.idempotency import run_once
 from lotacao.core.models import Jurisdiction
 from lotacao.enforcement import permissions
-from lotacao.enforcement.idempotency import run_once
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import intake, selectors, services
 
@@ -104,12 +105,26 @@ def idempotent_draw_up(
     )
 
 
+IDEMPOTENCY_KEY = header_param(
+    None,
+    alias="Idempotency-Key",
+    description=(
+        "Obrigatório (até 200 caracteres; sem ele, 400). Uma nova chave por auto: repetir a chave com o "
+        "mesmo conteúdo devolve a primeira resposta; com outro conteúdo, 422; enquanto a primeira "
+        "requisição ainda roda, 409."
+    ),
+)
+
+
 @router.post("", summary="Lavrar auto de infração (idempotente)")
-def create_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
+def create_notice(
+    request: HttpRequest, payload: NoticeIn, idempotency_key: str | None = IDEMPOTENCY_KEY
+) -> HttpResponse:
     """Requires the header `Idempotency-Key`: a retry with the same key and payload replays the
     first response; the same key with another payload is refused (422); while the first request
-    is still running, a retry gets 409."""
-    key = (request.headers.get("Idempotency-Key") or "").strip()
+    is still running, a retry gets 409 (a key left by a request that died is taken over after
+    `LOTACAO_IDEMPOTENCY_TAKEOVER_SECONDS`)."""
+    key = (idempotency_key or "").strip()
     if not key or len(key) > 200:
         raise HttpError(400, "Informe o cabeçalho Idempotency-Key (até 200 caracteres).")
     jurisdiction = Jurisdiction.objects.filter(code=payload.jurisdiction).first()

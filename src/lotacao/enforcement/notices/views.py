@@ -14,11 +14,11 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views import View
 
+from lotacao.core.idempotency import run_once
 from lotacao.core.models import Jurisdiction
 from lotacao.core.views_base import ScopedDetailView, ScopedListView
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process.stage import stage_context
-from lotacao.enforcement.idempotency import run_once
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import intake, selectors, services, states
 from lotacao.enforcement.notices.forms import NoticeForm
