@@ -1,6 +1,6 @@
-"""Administrative measures on a notice and their release, per law: Esteio seizure (fault fixed,
-fees and dues — dues checked against the fines), Maricá retention (authorization), Recife document
-seizure, Pernambuco seizure; every refusal; audit; tenancy; screens; API."""
+"""Administrative measures on a notice and their release, per law (sanctions/measures.py): Esteio
+seizure (fault fixed, fees and dues — dues checked against the fines), Maricá retention
+(authorization), Recife document seizure, Pernambuco seizure; every refusal; audit."""
 
 from __future__ import annotations
 
@@ -16,84 +16,17 @@ from lotacao.enforcement.models import Fine, InfractionNotice, Measure
 from lotacao.enforcement.notices import services
 from lotacao.enforcement.sanctions import measures as svc
 from tests.enforcement.conftest import at, make_jurisdiction
+from tests.enforcement.sanctions.measure_helpers import (
+    DAY,
+    _apply,
+    _clandestine,
+    _fine,
+    _meet,
+    _release,
+    _row,
+)
 
 pytestmark = pytest.mark.django_db
-
-DAY = dt.date(2025, 6, 16)
-REASON = "Medida registrada no auto"
-
-
-def _clandestine(j: Any, day: str = "2025-06-16", plate: str = "KLM2N34") -> InfractionNotice:
-    return services.draw_up_notice(
-        actor=None,
-        jurisdiction=j,
-        drawn_up_at=at(day),
-        offender_kind="unlicensed",
-        plate=plate,
-        offender_name="Sem Cadastro",
-        place="Rodoviária",
-    )
-
-
-def _row(j: Any, number: str, measures: list[str], **over: Any) -> InfractionNotice:
-    data: dict[str, Any] = {
-        "jurisdiction": j,
-        "number": number,
-        "drawn_up_at": at("2025-06-16"),
-        "infraction_code": "x",
-        "offender_kind": "unlicensed",
-        "plate": "PEA1B23",
-        "penalty": {"penalties": [], "measures": [{"type": m} for m in measures]},
-    }
-    data.update(over)
-    return InfractionNotice.objects.create(**data)
-
-
-def _fine(notice: InfractionNotice, due_on: dt.date, status: str = "open") -> Fine:
-    return Fine.objects.create(
-        jurisdiction_id=notice.jurisdiction_id,
-        notice=notice,
-        holder=notice.holder,
-        payer_name=notice.offender_name or "Infrator",
-        amount="100.00",
-        due_on=due_on,
-        status=status,
-    )
-
-
-def _apply(notice: InfractionNotice, kind: str, **over: Any) -> Measure:
-    data: dict[str, Any] = {
-        "actor": None,
-        "notice": notice,
-        "kind": kind,
-        "applied_at": notice.drawn_up_at + dt.timedelta(minutes=10),
-        "detail": "Pátio municipal",
-        "reason": REASON,
-    }
-    data.update(over)
-    return svc.apply_measure(**data)
-
-
-def _meet(
-    measure: Measure, condition: str, on: dt.date = DAY, note: str = "Comprovado", **over: Any
-) -> Measure:
-    return svc.meet_condition(
-        actor=over.pop("actor", None),
-        measure=measure,
-        condition_id=condition,
-        met_on=on,
-        note=note,
-        reason=over.pop("reason", "Condição cumprida"),
-    )
-
-
-def _release(measure: Measure, on: dt.date = DAY, note: str = "", **over: Any) -> Measure:
-    return svc.release_measure(
-        actor=over.pop("actor", None), measure=measure, released_on=on, note=note, reason="Liberação"
-    )
-
-
-# ------------------------------------------------------------------------------------ per law
 
 
 def test_esteio_seizure_needs_fault_fees_and_dues_and_checks_the_fines(world: Any) -> None:
@@ -230,9 +163,6 @@ def test_esteio_suspension_takes_the_days_and_the_term_must_be_served(world: Any
     assert _meet(measure, "term_served", on=dt.date(2025, 8, 15), note="Prazo").conditions[0]["met_on"]
 
 
-# ------------------------------------------------------------------------------------ refusals
-
-
 def test_apply_refusals_change_nothing(world: Any, recife: dict[str, Any]) -> None:
     notice = _row(recife["j"], "AI-R-9", ["vehicle_seizure"])
     future = timezone.now() + dt.timedelta(days=1)
@@ -318,177 +248,3 @@ def test_an_undefined_release_is_a_missing_parameter(world: Any, monkeypatch: An
     monkeypatch.setattr(measures, "entry", lambda *a, **k: None)
     measure = _apply(_clandestine(world.b), "vehicle_seizure")
     assert measure.conditions == [] and measure.missing_parameters == ["measure.release"]
-
-
-# ------------------------------------------------------------------------------------ selectors
-
-
-def test_measures_in_force_and_the_public_plate_check(world: Any) -> None:
-    from lotacao.public.selectors import vehicle_status
-
-    o = world.objects["recife"]
-    vehicle = o["registry.vehicle"]
-    notice = _row(
-        world.a,
-        "AI-R-5",
-        ["vehicle_seizure"],
-        holder=o["registry.holder"],
-        vehicle=vehicle,
-        plate=vehicle.plate,
-    )
-    assert not svc.measures_in_force(vehicle).exists()
-    measure = _apply(notice, "vehicle_seizure")
-    assert list(svc.measures_in_force(vehicle)) == [measure]
-    assert list(svc.measures_in_force(vehicle.plate.lower())) == [measure]
-    record = next(r for r in vehicle_status(vehicle.plate)["records"] if r["jurisdiction"] == "recife")
-    assert record["authorized"] is False  # public.selectors.PROVIDERS lists enforcement.measures
-    assert any("Remoção e apreensão do veículo em vigor desde 16/06/2025" in r for r in record["reasons"])
-    info = svc.public_vehicle_info(vehicle, timezone.localdate())
-    assert info["authorized"] is False and "Pessoa" not in " ".join(info["reasons"])
-    _meet(measure, "fees_paid")
-    _release(measure)
-    assert svc.public_vehicle_info(vehicle, timezone.localdate()) == {"reasons": []}
-
-
-# ------------------------------------------------------------------------------------ API
-
-
-def test_api_apply_meet_and_release(world: Any, client: Any) -> None:
-    notice = _clandestine(world.b)
-    client.force_login(world.users["fiscal.esteio"])
-    created = client.post(
-        f"/api/infraction-notices/{notice.pk}/measures",
-        {
-            "kind": "vehicle_seizure",
-            "applied_at": "2025-06-16T10:30:00-03:00",
-            "detail": "Pátio da SMOVT",
-            "reason": "Apreensão em campo",
-        },
-        content_type="application/json",
-    )
-    assert created.status_code == 201, created.content
-    body = created.json()
-    assert body["unmet"] == ["fault_fixed", "fees_paid", "dues_paid"] and body["status"] == "in_force"
-    mid = body["id"]
-    for condition, note in (("fault_fixed", "Consertado"), ("fees_paid", "Recibo 9"), ("dues_paid", "")):
-        answer = client.post(
-            f"/api/measures/{mid}/conditions/{condition}",
-            {"met_on": "2025-06-17", "note": note, "reason": "Comprovado no balcão"},
-            content_type="application/json",
-        )
-        assert answer.status_code == 200, answer.content
-    released = client.post(
-        f"/api/measures/{mid}/release",
-        {"released_on": "2025-06-17", "reason": "Liberação no balcão"},
-        content_type="application/json",
-    )
-    assert released.status_code == 200 and released.json()["status"] == "released"
-
-
-def test_api_refusals_are_422_in_portuguese_and_tenancy_holds(world: Any, client: Any) -> None:
-    notice = _clandestine(world.b)
-    measure = _apply(notice, "vehicle_seizure")
-    client.force_login(world.users["atendente.esteio"])
-    refused = client.post(
-        f"/api/measures/{measure.pk}/release",
-        {"released_on": "2025-06-17", "reason": "Liberação"},
-        content_type="application/json",
-    )
-    assert refused.status_code == 422
-    assert "só pode ser liberada depois de cumpridas as condições" in refused.json()["detail"][0]
-    duplicate = client.post(
-        f"/api/infraction-notices/{notice.pk}/measures",
-        {"kind": "vehicle_seizure", "applied_at": "2025-06-16T11:00:00-03:00", "reason": "De novo"},
-        content_type="application/json",
-    )
-    assert duplicate.status_code == 422 and "Já há" in duplicate.json()["detail"][0]
-    client.force_login(world.users["fiscal.recife"])  # another jurisdiction: not found
-    assert (
-        client.post(
-            f"/api/measures/{measure.pk}/conditions/fault_fixed",
-            {"met_on": "2025-06-17", "note": "x", "reason": "x"},
-            content_type="application/json",
-        ).status_code
-        == 404
-    )
-    client.force_login(world.users["comissao.esteio"])  # in scope, no enforcement role
-    assert (
-        client.post(
-            f"/api/measures/{measure.pk}/release",
-            {"released_on": "2025-06-17", "note": "x", "reason": "x"},
-            content_type="application/json",
-        ).status_code
-        == 403
-    )
-    assert Measure.objects.get(pk=measure.pk).status == "in_force"
-
-
-# ------------------------------------------------------------------------------------ screens
-
-
-def test_screens_apply_meet_and_release_and_the_holder_only_reads(world: Any, client: Any) -> None:
-    o = world.objects["recife"]
-    notice = _row(
-        world.a, "AI-R-7", ["document_seizure"], holder=o["registry.holder"], offender_kind="permit_holder"
-    )
-    client.force_login(world.users["fiscal.recife"])
-    page = client.get(notice.get_absolute_url()).content.decode()
-    assert "Medidas administrativas" in page and "Aplicar medida" in page
-    assert "Cabíveis pelo cálculo da lei: Recolhimento de documentos" in page
-    applied = client.post(
-        f"/fiscalizacao/autos/{notice.pk}/medidas/",
-        {
-            "kind": "document_seizure",
-            "applied_at": "2025-06-16T10:30",
-            "detail": "CRLV",
-            "reason": "Recolhido",
-        },
-    )
-    assert applied.status_code == 302 and applied["Location"].endswith("#medidas")
-    measure = Measure.objects.get(notice=notice)
-    assert measure.applied_at == at("2025-06-16").replace(minute=30)  # read in Recife's time zone
-    page = client.get(notice.get_absolute_url()).content.decode()
-    assert (
-        "Regularização do motivo do recolhimento" in page and "art. 38, § 5º" in page and "pendente" in page
-    )
-    refused = client.post(
-        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "x"}
-    )
-    assert refused.status_code == 422
-    assert "só pode ser liberada depois de cumpridas as condições" in refused.content.decode()
-    met = client.post(
-        f"/fiscalizacao/medidas/{measure.pk}/condicoes/",
-        {"condition_id": "fault_fixed", "met_on": "2025-06-17", "note": "Regularizado", "reason": "Cumprida"},
-    )
-    assert met.status_code == 302
-    assert (
-        "cumprida em 17/06/2025 por fiscal.recife" in client.get(notice.get_absolute_url()).content.decode()
-    )
-
-    client.force_login(world.users["holder0.recife"])  # their own notice: reads, no forms
-    page = client.get(notice.get_absolute_url()).content.decode()
-    assert "Regularização do motivo do recolhimento" in page and "Aplicar medida" not in page
-    assert "Liberar</button>" not in page
-    answer = client.post(
-        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "x"}
-    )
-    assert answer.status_code == 403
-
-    client.force_login(world.users["gestor.esteio"])  # another jurisdiction: not found
-    answer = client.post(
-        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "x"}
-    )
-    assert answer.status_code == 404
-    answer = client.post(
-        f"/fiscalizacao/autos/{notice.pk}/medidas/",
-        {"kind": "vehicle_seizure", "applied_at": "2025-06-16T10:30", "reason": "x" * 40},
-    )
-    assert answer.status_code == 404
-
-    client.force_login(world.users["atendente.recife"])
-    released = client.post(
-        f"/fiscalizacao/medidas/{measure.pk}/liberar/", {"released_on": "2025-06-17", "reason": "Liberada"}
-    )
-    assert released.status_code == 302
-    assert Measure.objects.get(pk=measure.pk).status == "released"
-    assert Measure.objects.count() == 3  # the world's two and this one

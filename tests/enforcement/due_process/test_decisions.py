@@ -1,6 +1,7 @@
-"""Due process: filing against the engine's deadline (late filings recorded and flagged), the
-instances of each law, judging bodies (members, quorum, votes, the president's tie-break,
-diligences first), decisions, and finality (only final decisions count as history)."""
+"""Decisions and finality, law by law (due_process/decisions.py, settle.py): Recife's two instances,
+Maricá's appeal after paying and its authority by penalty, Pernambuco's annulment (no history),
+Cabo's finality when the appeal deadline passes, the decision's service, Esteio's fine suspended
+while the CIP has not judged."""
 
 from __future__ import annotations
 
@@ -9,154 +10,25 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from lotacao.audit.models import AuditEvent
 from lotacao.enforcement.due_process import decisions, filings, judging, settle
 from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import (
-    BodyMember,
     Decision,
     Filing,
     Fine,
     InfractionNotice,
-    JudgingBody,
-    Session,
 )
 from lotacao.enforcement.notices.penalty import offender_history
-from tests.enforcement.conftest import at, make_jurisdiction
+from tests.enforcement.conftest import make_jurisdiction
+from tests.enforcement.due_process.process_helpers import (
+    _members,
+    _moment,
+    _notice,
+)
 
 pytestmark = pytest.mark.django_db
-FINE = {"penalties": [{"type": "fine", "amount": "100.00"}], "measures": []}
-
-
-def _notice(
-    j: Any, *, served: dt.date | None, day: str, penalty: dict[str, Any] | None = None, **over: Any
-) -> Any:
-    data: dict[str, Any] = {
-        "jurisdiction": j,
-        "number": f"AI-P-{j.code}-{InfractionNotice.unscoped.count() + 1}",
-        "drawn_up_at": at(day),
-        "infraction_code": "teste",
-        "offender_kind": "permit_holder",
-        "penalty": penalty if penalty is not None else FINE,
-        "served_on": served,
-        "status": InfractionNotice.Status.NOTIFIED if served else InfractionNotice.Status.DRAWN_UP,
-    }
-    data.update(over)
-    return InfractionNotice.objects.create(**data)
-
-
-def _moment(day: dt.date, hour: int = 11) -> dt.datetime:
-    return at(day.isoformat(), hour)
-
-
-def _members(body: JudgingBody, names: list[str], on: dt.date) -> list[BodyMember]:
-    out = []
-    for i, name in enumerate(names):
-        role = BodyMember.Role.PRESIDENT if i == 0 else BodyMember.Role.MEMBER
-        out.append(
-            judging.add_member(actor=None, body=body, name=name, role=role, starts_on=on, reason="Portaria 1")
-        )
-    return out
-
-
-# ------------------------------------------------------------------------------------- deadlines
-
-
-def test_recife_defense_deadline_counts_from_the_first_business_day_after_service(world: Any) -> None:
-    notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")  # Friday
-    stage = current_stage(notice, dt.date(2025, 5, 10))
-    assert stage.instance is not None and stage.instance["id"] == "defense"
-    # day 1 = Monday 12/05; 30 days → 10/06 (Tuesday)
-    assert stage.due == dt.date(2025, 6, 10)
-    assert any("art. 41" in c for c in stage.citations)
-
-
-def test_a_filing_in_time_gets_a_receipt_and_is_audited(world: Any) -> None:
-    notice = _notice(
-        world.a,
-        served=dt.date(2025, 5, 9),
-        day="2025-05-05",
-        holder=world.objects["recife"]["registry.holder"],
-    )
-    pdf = SimpleUploadedFile("defesa.pdf", b"%PDF-1.4\n%test\n", content_type="application/pdf")
-    filing = filings.file_defense(
-        actor=world.users["atendente.recife"],
-        notice=notice,
-        text="O veículo estava em manutenção.",
-        channel=Filing.Channel.COUNTER,
-        reason="Protocolo no órgão",
-        filed_at=_moment(dt.date(2025, 6, 2)),
-        attachments=[pdf],
-    )
-    assert filing.receipt == f"{notice.number}/DEF-1"
-    assert not filing.late and filing.due_on == dt.date(2025, 6, 10)
-    assert filing.body is not None and filing.body.key == "cdtc"
-    assert filing.attachments.get().content_type == "application/pdf"
-    assert AuditEvent.objects.filter(action="enforcement.filing_recorded").count() == 1
-
-
-def test_a_late_filing_is_recorded_and_flagged_with_the_deadline_and_article(world: Any) -> None:
-    notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
-    filing = filings.file_defense(
-        actor=None,
-        notice=notice,
-        text="Razões",
-        channel=Filing.Channel.COUNTER,
-        reason="Protocolo",
-        filed_at=_moment(dt.date(2025, 6, 11)),
-    )
-    assert filing.late
-    assert "10/06/2025" in filing.due_explanation and "art. 41" in filing.due_explanation
-    assert AuditEvent.objects.filter(action="enforcement.filing_late").count() == 1
-
-
-@pytest.mark.parametrize(
-    ("text", "attachment", "message"),
-    [
-        ("  ", None, "razões"),
-        (
-            "Razões",
-            SimpleUploadedFile("x.exe", b"MZ\x90\x00", content_type="application/pdf"),
-            "PDF, PNG ou JPEG",
-        ),
-        ("Razões", SimpleUploadedFile("vazio.pdf", b"", content_type="application/pdf"), "vazio"),
-    ],
-)
-def test_bad_filings_are_refused_and_change_nothing(
-    world: Any, text: str, attachment: Any, message: str
-) -> None:
-    notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
-    with pytest.raises(ValidationError, match=message):
-        filings.file_defense(
-            actor=None,
-            notice=notice,
-            text=text,
-            channel=Filing.Channel.COUNTER,
-            reason="x",
-            filed_at=_moment(dt.date(2025, 6, 2)),
-            attachments=[attachment] if attachment else [],
-        )
-    assert not Filing.unscoped.filter(notice=notice).exists()
-
-
-def test_a_second_filing_at_the_same_instance_is_refused(world: Any) -> None:
-    notice = _notice(world.a, served=dt.date(2025, 5, 9), day="2025-05-05")
-    kwargs = {"actor": None, "notice": notice, "text": "R", "channel": "counter", "reason": "x"}
-    filings.file_defense(**kwargs, filed_at=_moment(dt.date(2025, 6, 2)))
-    with pytest.raises(ValidationError, match="aguardando julgamento"):
-        filings.file_defense(**kwargs, filed_at=_moment(dt.date(2025, 6, 3)))
-
-
-def test_an_archived_notice_takes_no_filing(world: Any) -> None:
-    notice = _notice(world.a, served=None, day="2025-05-05", status=InfractionNotice.Status.ARCHIVED)
-    with pytest.raises(ValidationError, match="arquivado"):
-        filings.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
-
-
-# ------------------------------------------------------------------- Recife: CDTC, then the CRA
 
 
 def test_recife_defense_rejected_then_appeal_deadline_from_the_decision_notice(world: Any) -> None:
@@ -274,128 +146,6 @@ def test_recife_late_defense_can_only_be_declared_late(world: Any) -> None:
     assert filing.status == Filing.Status.NOT_KNOWN
 
 
-# ------------------------------------------------------------------------- Esteio: the CIP votes
-
-
-@pytest.fixture
-def cip(world: Any) -> dict[str, Any]:
-    j = world.b
-    notice = _notice(
-        j,
-        served=dt.date(2025, 3, 10),
-        day="2025-03-03",
-        penalty={"penalties": [{"type": "fine", "units": "50", "unit": "UFRM"}]},
-    )
-    filing = filings.file_defense(
-        actor=None,
-        notice=notice,
-        text="R",
-        channel="counter",
-        reason="x",
-        filed_at=_moment(dt.date(2025, 3, 20)),
-    )
-    assert filing.body is not None and filing.body.key == "cip"
-    members = _members(
-        filing.body, ["Presidente", "Membro 1", "Membro 2", "Membro 3", "Membro 4"], dt.date(2025, 1, 1)
-    )
-    session = judging.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 4, 1), reason="c")
-    return {"notice": notice, "filing": filing, "members": members, "session": session}
-
-
-def test_esteio_cip_deadline_is_15_business_days(cip: dict[str, Any]) -> None:
-    assert cip["filing"].due_on == dt.date(2025, 3, 31)
-    assert "Anexo I, art. 20" in "; ".join(cip["filing"].citations)
-
-
-def test_esteio_cip_has_five_members_at_most(cip: dict[str, Any]) -> None:
-    with pytest.raises(ValidationError, match="5 membros titulares"):
-        judging.add_member(
-            actor=None,
-            body=cip["filing"].body,
-            name="Sexto",
-            role="member",
-            starts_on=dt.date(2025, 1, 1),
-            reason="x",
-        )
-    judging.add_member(
-        actor=None,
-        body=cip["filing"].body,
-        name="Suplente",
-        role="alternate",
-        starts_on=dt.date(2025, 1, 1),
-        reason="x",
-    )
-
-
-def test_esteio_cip_needs_three_present(cip: dict[str, Any]) -> None:
-    with pytest.raises(ValidationError, match="Sem quórum: presentes 2, a lei exige pelo menos 3"):
-        judging.open_session(
-            actor=None, session=cip["session"], present=cip["members"][:2], reason="Abertura"
-        )
-    cip["session"].refresh_from_db()
-    assert cip["session"].status == Session.Status.SCHEDULED
-
-
-def test_esteio_cip_votes_by_simple_majority_and_the_president_only_breaks_ties(cip: dict[str, Any]) -> None:
-    president, m1, m2, m3, m4 = cip["members"]
-    session = cip["session"]
-    judging.open_session(actor=None, session=session, present=[president, m1, m2, m3, m4], reason="Abertura")
-    kwargs = {
-        "actor": None,
-        "filing": cip["filing"],
-        "session": session,
-        "reasons": "R",
-        "decided_on": dt.date(2025, 4, 1),
-    }
-    with pytest.raises(ValidationError, match="só vota para desempatar"):
-        decisions.decide(**kwargs, votes={president: "annul", m1: "uphold", m2: "uphold", m3: "annul"})
-    with pytest.raises(ValidationError, match="o presidente vota para desempatar"):
-        decisions.decide(**kwargs, votes={m1: "uphold", m2: "uphold", m3: "annul", m4: "annul"})
-    with pytest.raises(ValidationError, match="registre os votos"):
-        decisions.decide(**kwargs, outcome="upheld")
-    decision = decisions.decide(
-        **kwargs, votes={president: "annul", m1: "uphold", m2: "uphold", m3: "annul", m4: "annul"}
-    )
-    assert decision.outcome == Decision.Outcome.ANNULLED
-    assert decision.votes["tie_break"] and decision.votes["counts"] == {"uphold": 2, "annul": 3}
-    assert decision.final  # the CIP is the only instance
-
-
-def test_esteio_diligences_come_first_and_are_watched_for_four_sessions(cip: dict[str, Any]) -> None:
-    first = cip["session"]
-    later = _notice(first.body.jurisdiction, served=dt.date(2025, 3, 12), day="2025-03-04")
-    second_filing = filings.file_defense(
-        actor=None,
-        notice=later,
-        text="R",
-        channel="counter",
-        reason="x",
-        filed_at=_moment(dt.date(2025, 3, 21)),
-    )
-    judging.open_session(actor=None, session=first, present=cip["members"][:3], reason="Abertura")
-    items = judging.build_agenda(actor=None, session=first)
-    assert [i.filing for i in items] == [cip["filing"], second_filing]  # protocol order
-    judging.request_diligence(actor=None, item=items[1], description="Ouvir o fiscal", reason="x")
-    judging.close_session(actor=None, session=first, minutes="Ata")
-    sessions = []
-    for n in range(4):
-        s = judging.schedule_session(
-            actor=None, body=first.body, held_on=dt.date(2025, 4, 8 + 7 * n), reason="c"
-        )
-        sessions.append(s)
-    items = judging.build_agenda(actor=None, session=sessions[0])
-    assert items[0].filing == second_filing and items[0].priority  # diligence first (art. 25 § 4º)
-    assert not list(settle.pending_items(dt.date(2025, 5, 1)))
-    for s in sessions:
-        judging.open_session(actor=None, session=s, present=cip["members"][:3], reason="Abertura")
-        judging.close_session(actor=None, session=s)
-    overdue = [i for i in settle.pending_items(dt.date(2025, 5, 1)) if i.kind == settle.DILIGENCE_KIND]
-    assert len(overdue) == 1 and "até 4" in overdue[0].title
-
-
-# ------------------------------------------------------------- Maricá: pay first, then appeal
-
-
 def test_marica_appeal_against_a_fine_only_after_paying_it(world: Any) -> None:
     j = make_jurisdiction("marica")
     notice = _notice(
@@ -455,9 +205,6 @@ def test_marica_suspension_goes_to_the_ept_president_in_ten_business_days(world:
     assert filing.body is not None and filing.body.key == "ept_president"
 
 
-# ------------------------------------------- Pernambuco: an annulled notice never counts later
-
-
 def test_pernambuco_annulled_notice_does_not_count_as_history(world: Any) -> None:
     j = make_jurisdiction("pernambuco")
     first = _notice(
@@ -493,9 +240,6 @@ def test_pernambuco_annulled_notice_does_not_count_as_history(world: Any) -> Non
         offender_document="12345678000195",
     )
     assert [h["status"] for h in offender_history(later)] == ["annulled"]
-
-
-# --------------------------------------------------- Cabo: no appeal in time → final, counts
 
 
 def test_cabo_penalty_becomes_final_when_the_appeal_deadline_passes(world: Any) -> None:
