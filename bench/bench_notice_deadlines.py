@@ -7,7 +7,7 @@ jurisdictions, over the last 2 years: most served in time (`served_on` set; noti
 final or annulled), 0.6 % never served (overdue where the law has a deadline: Recife archives,
 Esteio and Pernambuco flag to a manager; Cabo and Maricá have no deadline), and half of the last
 25 days' notices not served yet (within the deadline). Then runs
-`lotacao.enforcement.notification.apply_missed_deadlines` (what `manage.py
+`lotacao.enforcement.notices.notification.apply_missed_deadlines` (what `manage.py
 check_notification_deadlines` runs) twice: today (the backlog: archives and flags) and tomorrow
 (the steady state: nothing new, the flags already open). Prints the wall times, the rows
 archived / flagged, the plan of the query that picks the candidates, and the same over
@@ -95,7 +95,7 @@ def clear() -> None:
     from django.db import connection
 
     from lotacao.enforcement.models import InfractionNotice
-    from lotacao.enforcement.notification import OVERDUE_KIND
+    from lotacao.enforcement.notices.deadlines import OVERDUE_KIND
     from lotacao.workqueue.models import WorkItem
 
     WorkItem.unscoped.filter(kind=OVERDUE_KIND).delete()
@@ -189,7 +189,7 @@ def mix(today: dt.date) -> str:
 
 
 def job(today: dt.date) -> tuple[float, Any]:
-    from lotacao.enforcement.notification import apply_missed_deadlines
+    from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
 
     t0 = time.perf_counter()
     result = apply_missed_deadlines(today=today, actor=None)
@@ -198,7 +198,7 @@ def job(today: dt.date) -> tuple[float, Any]:
 
 def scan(today: dt.date) -> float:
     """overdue_notices alone (the candidates' queries and the engine; nothing written)."""
-    from lotacao.enforcement.notification import overdue_notices
+    from lotacao.enforcement.notices.deadlines import overdue_notices
 
     t0 = time.perf_counter()
     overdue_notices(today)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Penalty benchmark (issue 5): the preview of a new notice for an offender with a long history.
 
-Through the service and the database (`lotacao.enforcement.services.prepare_notice`: it reads the
+Through the service and the database (`lotacao.enforcement.notices.services.prepare_notice`: it reads the
 holder's earlier notices and asks the engine), in Recife, for a permit holder with --history
 earlier notices (codes of the Recife pack, dates over the last 2 years, statuses decided_final /
 annulled / notified) beside --others notices of other holders. Prints, for --calls previews
@@ -141,7 +141,7 @@ def earlier_notices(permit: Any, n: int, before: dt.datetime, rng: random.Random
 
 
 def preview(permit_id: int, inspector: Any, at: dt.datetime) -> Any:
-    from lotacao.enforcement.services import prepare_notice
+    from lotacao.enforcement.notices.services import prepare_notice
     from lotacao.permits.models import Permit
 
     # Fresh, as a request loads them (outside the timing); the links are read by prepare_notice.
@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> None:
 
     from lotacao.accounts.models import User
     from lotacao.core.law import evaluate_case
-    from lotacao.enforcement.services import offender_history, penalty_case
+    from lotacao.enforcement.notices.penalty import offender_history, penalty_case
     from lotacao.registry import services
 
     rng = random.Random(5)

@@ -22,8 +22,8 @@ def media(settings: Any, tmp_path: Any) -> None:
 
 def _served_notice(bworld: Any, code: str, infraction: str, days_ago: int = 2) -> Any:
     """A notice of the jurisdiction's holder drawn up by the engine and served by hand."""
-    from lotacao.enforcement import services
-    from lotacao.enforcement.notification import record_notification
+    from lotacao.enforcement.notices import services
+    from lotacao.enforcement.notices.notification import record_notification
 
     objects = bworld.objects[code]
     jurisdiction = bworld.a if code == bworld.a.code else bworld.b
@@ -117,14 +117,14 @@ def test_esteio_commission_opens_a_session_votes_and_judges(
 ) -> None:
     from playwright.sync_api import expect
 
-    from lotacao.enforcement import process
+    from lotacao.enforcement.due_process import filings, judging
     from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice
 
     today = timezone.localdate()
-    cip = next(b for b in process.ensure_bodies("esteio", today) if b.key == "cip")
+    cip = next(b for b in judging.ensure_bodies("esteio", today) if b.key == "cip")
     names = ["Ana Presidente", "Bruno Membro", "Carla Membro", "Davi Membro"]
     members = [
-        process.add_member(
+        judging.add_member(
             actor=None,
             body=cip,
             name=name,
@@ -136,11 +136,11 @@ def test_esteio_commission_opens_a_session_votes_and_judges(
         for i, name in enumerate(names)
     ]
     notice = _served_notice(bworld, "esteio", "II-02")
-    filing = process.file_defense(
+    filing = filings.file_defense(
         actor=None, notice=notice, text="Razões do recurso", channel="counter", reason="Protocolo no órgão"
     )
     assert filing.body == cip
-    session = process.schedule_session(actor=None, body=cip, held_on=today, reason="Convocação")
+    session = judging.schedule_session(actor=None, body=cip, held_on=today, reason="Convocação")
 
     sign_in(page, "comissao.esteio")
     page.goto(f"{live_server.url}/fiscalizacao/julgamento/sessoes/{session.pk}/")

@@ -52,7 +52,7 @@ def test_each_jurisdiction_has_the_three_stages(loaded: Any) -> None:
 
 
 def _stages(code: str, loaded: Any) -> None:
-    from lotacao.enforcement import process
+    from lotacao.enforcement.due_process.stage import current_stage
 
     holder = HolderAccount.objects.get(user__username=f"permissionario.{code}").holder
     recent, defended, old = (_notice(code, n) for n in (1, 2, 3))
@@ -60,7 +60,7 @@ def _stages(code: str, loaded: Any) -> None:
     assert all(n.inspector is not None and n.inspector.username == f"fiscal.{code}" for n in (recent, old))
     # 1: served, its deadline open
     assert recent.status == InfractionNotice.Status.NOTIFIED
-    stage = process.current_stage(recent, loaded)
+    stage = current_stage(recent, loaded)
     assert stage.instance is not None and not stage.blocked
     assert stage.due is None or stage.due >= loaded
     # 2: a defense waiting for judgment; a collegiate body has today's session with it on the agenda
@@ -82,8 +82,8 @@ def _stages(code: str, loaded: Any) -> None:
 def test_the_defended_notices_of_recife_and_esteio_carry_a_measure_that_keeps_the_vehicle_running(
     loaded: Any,
 ) -> None:
-    from lotacao.enforcement.measures import BARS_OPERATION
     from lotacao.enforcement.models import Measure
+    from lotacao.enforcement.sanctions.measures import BARS_OPERATION
 
     kinds = {
         code: set(Measure.objects.filter(notice=_notice(code, 2)).values_list("kind", flat=True))

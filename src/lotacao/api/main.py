@@ -14,8 +14,9 @@ from ninja.errors import AuthenticationError, HttpError
 
 from lotacao.api.auth import AUTH
 from lotacao.documents import api as documents_api
-from lotacao.enforcement import api as enforcement_api
-from lotacao.enforcement import api_fines, api_measures, api_process
+from lotacao.enforcement.due_process import api as api_process
+from lotacao.enforcement.notices import api as enforcement_api
+from lotacao.enforcement.sanctions import api_fines, api_measures
 from lotacao.inspections import api as inspections_api
 from lotacao.permits import api as permits_api
 from lotacao.public import api as public_api

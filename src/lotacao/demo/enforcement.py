@@ -2,7 +2,7 @@
 
 For each jurisdiction, against the demo holder of `permissionario.<code>` (their active permit
 where the law has permits, else their vehicle):
-- the judging bodies of the pack (`process.ensure_bodies`), with members — as many as the law
+- the judging bodies of the pack (`judging.ensure_bodies`), with members — as many as the law
   names for a collegiate body (else three), one authority for a body that decides alone — the
   president linked to the demo user `comissao.<code>`;
 - three notices drawn up by `fiscal.<code>` through the engine (real codes of the pack; Cabo and
@@ -11,7 +11,7 @@ where the law has permits, else their vehicle):
   2. served 20 days ago, with a defense filed at the counter two days later; for a collegiate
      body, a session scheduled for today with that filing on its agenda (the commission opens it
      and judges);
-  3. served 90 days ago, nothing filed: made final by `process.settle_due_process` (history);
+  3. served 90 days ago, nothing filed: made final by `settle.settle_due_process` (history);
 - the fines of the notices whose penalty has one (`fines.issue_fine`; where the law fixes no due
   date, the agency's: today + 30 days).
 - on the defended notice, the first measure the engine lists that does not stop the vehicle
@@ -33,7 +33,7 @@ from django.utils import timezone
 from lotacao.accounts.models import HolderAccount, User
 from lotacao.core.law import value
 from lotacao.core.models import Jurisdiction
-from lotacao.enforcement import fines, measures, procedure, process, services
+from lotacao.enforcement.due_process import filings, judging, procedure, settle
 from lotacao.enforcement.models import (
     BodyMember,
     Filing,
@@ -44,8 +44,10 @@ from lotacao.enforcement.models import (
     OffenderKind,
     Session,
 )
-from lotacao.enforcement.notification import record_notification
-from lotacao.enforcement.selectors import catalogue
+from lotacao.enforcement.notices import services
+from lotacao.enforcement.notices.notification import record_notification
+from lotacao.enforcement.notices.selectors import catalogue
+from lotacao.enforcement.sanctions import fine_due, fines, measures
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Vehicle
 
@@ -100,7 +102,7 @@ def load(today: dt.date, summary: Any) -> None:
         for n in (2, 1, 0):  # oldest first, so the numbers follow the dates
             _notice(jurisdiction, account.holder, inspector, n, today, summary)
     # What no instance can change any more (the notices of stage 3) becomes final: history.
-    result = process.settle_due_process(today=today)
+    result = settle.settle_due_process(today=today)
     summary.created += len(result.lapsed) + len(result.final)
 
 
@@ -116,7 +118,7 @@ def _count(summary: Any, created: bool) -> None:
 
 def _bodies(code: str, today: dt.date, commission: Any, summary: Any) -> None:
     before = JudgingBody.unscoped.filter(jurisdiction_id=code).count()
-    bodies = process.ensure_bodies(code, today)
+    bodies = judging.ensure_bodies(code, today)
     summary.created += len(bodies) - before
     summary.existing += before
     for index, body in enumerate(bodies):
@@ -127,7 +129,7 @@ def _bodies(code: str, today: dt.date, commission: Any, summary: Any) -> None:
             if BodyMember.unscoped.filter(body=body, name=name).exists():
                 _count(summary, False)
                 continue
-            process.add_member(
+            judging.add_member(
                 actor=None,
                 body=body,
                 name=name,
@@ -201,7 +203,7 @@ def _notice(
     if n == 1:
         _measure(notice, summary)
         filed_at = dt.datetime.combine(served + dt.timedelta(days=2), dt.time(14, 0), tzinfo=zone)
-        filing = process.file_defense(
+        filing = filings.file_defense(
             actor=None,
             notice=notice,
             text=DEFENSE_TEXT,
@@ -214,7 +216,7 @@ def _notice(
 
 
 def _fine(notice: InfractionNotice, today: dt.date, summary: Any) -> None:
-    if fines.fine_terms(notice.penalty) is None or Fine.unscoped.filter(notice=notice).exists():
+    if fine_due.fine_terms(notice.penalty) is None or Fine.unscoped.filter(notice=notice).exists():
         return  # no fine in the penalty (a warning; Cabo's amounts the law leaves undefined)
     day = notice.evaluated_for or today
     law_gives_due = value(notice.jurisdiction_id, "fine.due", day) is not None
@@ -251,7 +253,7 @@ def _session(filing: Filing, today: dt.date, summary: Any) -> None:
         return  # a body that decides alone judges on the filing's page
     session = Session.unscoped.filter(body=body, held_on=today).order_by("number").first()
     if session is None:
-        session = process.schedule_session(actor=None, body=body, held_on=today, reason=REASON)
+        session = judging.schedule_session(actor=None, body=body, held_on=today, reason=REASON)
         _count(summary, True)
     if not session.agenda.filter(filing=filing).exists():
-        process.build_agenda(actor=None, session=session, reason=REASON)
+        judging.build_agenda(actor=None, session=session, reason=REASON)

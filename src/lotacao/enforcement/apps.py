@@ -9,7 +9,8 @@ class EnforcementConfig(AppConfig):
     def ready(self) -> None:
         # Answer the seams lower layers ask through (lotacao.core.providers).
         from lotacao.core import providers
-        from lotacao.enforcement import effects, measures, queue
+        from lotacao.enforcement import queue
+        from lotacao.enforcement.sanctions import effects, measures
 
         providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
         providers.provide("public_vehicle_info", "enforcement.effects", effects.public_vehicle_info)

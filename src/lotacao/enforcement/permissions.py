@@ -1,5 +1,12 @@
-"""Who may draw up infraction notices: fiscal, atendente and gestor of the jurisdiction (the
-inspector in the street, the clerk from documents and reports). The operator may act everywhere."""
+"""Who may act in enforcement, by the staff roles of a jurisdiction; the operator may act
+everywhere. The role sets live here so every wing (and its screens and API) reads the same ones:
+
+- drawing up notices and taking measures: fiscal (in the street), atendente, gestor;
+- changing a computed penalty: atendente, gestor;
+- the counter's work on a notice (notification, defense filed for the offender, decision served,
+  fines and slips): atendente, gestor;
+- judging: comissao, gestor; what only a manager decides: gestor.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,11 @@ from django.core.exceptions import PermissionDenied
 
 NOTICE_ROLES = ("fiscal", "atendente", "gestor")
 OVERRIDE_ROLES = ("atendente", "gestor")
+FILING_ROLES = ("atendente", "gestor")
+JUDGING_ROLES = ("comissao", "gestor")
+PROCESS_VIEW_ROLES = ("atendente", "gestor", "fiscal", "comissao")
+FINE_ROLES = ("atendente", "gestor")
+MANAGER_ROLES = ("gestor",)
 
 
 def allowed(access: Any, jurisdiction: str, roles: tuple[str, ...]) -> bool:
@@ -30,3 +42,8 @@ def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
 
         return list(Jurisdiction.objects.values_list("code", flat=True))
     return sorted(code for code, held in access.roles.items() if held & set(roles))
+
+
+def is_own_holder(access: Any, notice: Any) -> bool:
+    """Whether the signed-in user is the permit holder the notice is against."""
+    return bool(access is not None and access.holder_id and access.holder_id == notice.holder_id)

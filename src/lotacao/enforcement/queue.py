@@ -1,33 +1,33 @@
-"""Work-queue provider: infraction notices not served by the agency's deadline to notify where
-the law only sets the deadline (pack `notice.missed_notification_effect` = flag): a manager
-decides. Where the law archives them, the daily `check_notification_deadlines` does."""
+"""The nightly work-queue provider of enforcement (the `work_items` seam of
+`lotacao.core.providers`): what each wing's producers yield. A daily job that opens an item at
+once opens it from the same producer (`lotacao.enforcement.work_items.open_now`), so the nightly
+refresh keeps exactly what the job opened while the producer still yields it.
+
+- notices: notices not served by the agency's deadline where the law only flags it, and notices
+  served late waiting for a manager's decision (`notices.deadlines`);
+- due process: diligences past the law's number of sessions, decisions to communicate;
+- sanctions: unpaid fines (offset, suspension), fines to refund, suspensions awaiting proof,
+  revocation processes, interventions due or voided.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
 
-from lotacao.enforcement.effects import effect_items
-from lotacao.enforcement.fines import nonpayment_items, refund_items
-from lotacao.enforcement.notification import OVERDUE_KIND, _key, _title, late_items, overdue_notices
-from lotacao.enforcement.process import pending_items
+from lotacao.enforcement.due_process.settle import pending_items
+from lotacao.enforcement.notices.deadlines import late_items, overdue_items
+from lotacao.enforcement.sanctions.fine_payment import nonpayment_items, refund_items
+from lotacao.enforcement.sanctions.followups import followup_items
+from lotacao.enforcement.sanctions.interventions import intervention_items
 from lotacao.workqueue.services import WorkItemSpec
 
 
 def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
-    for item in overdue_notices(today):
-        if item.effect != "flag":
-            continue
-        yield WorkItemSpec(
-            jurisdiction_id=item.jurisdiction_id,
-            kind=OVERDUE_KIND,
-            key=_key(item),
-            title=_title(item),
-            due_on=item.due,
-            url=f"/fiscalizacao/autos/{item.notice_id}/",
-        )
+    yield from overdue_items(today)
     yield from pending_items(today)
     yield from late_items(today)
     yield from nonpayment_items(today)
     yield from refund_items(today)
-    yield from effect_items(today, horizon)
+    yield from followup_items(today)
+    yield from intervention_items(today, horizon)

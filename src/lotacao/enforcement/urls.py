@@ -1,21 +1,16 @@
 from django.urls import path
 
-from lotacao.enforcement import (
-    views,
-    views_documents,
-    views_effects,
-    views_fines,
-    views_measures,
-    views_notification,
-    views_process,
-)
+from lotacao.enforcement.dossier import views as views_documents
+from lotacao.enforcement.due_process import views_filings, views_judging
+from lotacao.enforcement.notices import views, views_notification
+from lotacao.enforcement.sanctions import views_effects, views_fines, views_measures
 
 app_name = "enforcement"
 urlpatterns = [
     path("autos/", views.NoticeList.as_view(), name="notices"),
     path("autos/novo/", views.NoticeCreate.as_view(), name="notice_create"),
     path("autos/<int:pk>/", views.NoticeDetail.as_view(), name="notice"),
-    # dossier and letters (lotacao.enforcement.views_documents)
+    # dossier and letters (lotacao.enforcement.dossier.views)
     path("autos/<int:pk>/auto.pdf", views_documents.NoticePdf.as_view(), name="notice_pdf"),
     path(
         "notificacoes/<int:pk>/carta.pdf", views_documents.ServiceLetterPdf.as_view(), name="service_letter"
@@ -25,8 +20,8 @@ urlpatterns = [
     path(
         "permissionarios/<int:pk>/dossie.pdf", views_documents.HolderDossierPdf.as_view(), name="dossier_pdf"
     ),
-    # defense, appeal and judging (lotacao.enforcement.views_process)
-    path("autos/<int:pk>/defesa/", views_process.FilingCreate.as_view(), name="filing_create"),
+    # defense, appeal and judging (lotacao.enforcement.due_process.views_filings, views_judging)
+    path("autos/<int:pk>/defesa/", views_filings.FilingCreate.as_view(), name="filing_create"),
     path(
         "autos/<int:pk>/notificacao/",
         views_notification.NotificationCreate.as_view(),
@@ -34,22 +29,22 @@ urlpatterns = [
     ),
     path("autos/<int:pk>/arquivar/", views_notification.NoticeArchive.as_view(), name="notice_archive"),
     path("autos/<int:pk>/prosseguir/", views_notification.LateNoticeKeep.as_view(), name="notice_keep"),
-    path("defesas/<int:pk>/", views_process.FilingDetail.as_view(), name="filing"),
-    path("defesas/<int:pk>/protocolo.pdf", views_process.FilingReceiptPdf.as_view(), name="filing_receipt"),
-    path("anexos/<int:pk>/", views_process.AttachmentDownload.as_view(), name="attachment"),
-    path("julgamento/", views_process.Bodies.as_view(), name="bodies"),
-    path("julgamento/orgaos/<int:pk>/", views_process.BodyDetail.as_view(), name="body"),
-    path("julgamento/sessoes/<int:pk>/", views_process.SessionDetail.as_view(), name="session"),
-    path("decisoes/<int:pk>/", views_process.DecisionDetail.as_view(), name="decision"),
-    # administrative measures (lotacao.enforcement.views_measures)
+    path("defesas/<int:pk>/", views_filings.FilingDetail.as_view(), name="filing"),
+    path("defesas/<int:pk>/protocolo.pdf", views_filings.FilingReceiptPdf.as_view(), name="filing_receipt"),
+    path("anexos/<int:pk>/", views_filings.AttachmentDownload.as_view(), name="attachment"),
+    path("julgamento/", views_judging.Bodies.as_view(), name="bodies"),
+    path("julgamento/orgaos/<int:pk>/", views_judging.BodyDetail.as_view(), name="body"),
+    path("julgamento/sessoes/<int:pk>/", views_judging.SessionDetail.as_view(), name="session"),
+    path("decisoes/<int:pk>/", views_filings.DecisionDetail.as_view(), name="decision"),
+    # administrative measures (lotacao.enforcement.sanctions.views_measures)
     path("autos/<int:pk>/medidas/", views_measures.MeasureApply.as_view(), name="measure_apply"),
     path("medidas/<int:pk>/condicoes/", views_measures.MeasureCondition.as_view(), name="measure_condition"),
     path("medidas/<int:pk>/liberar/", views_measures.MeasureRelease.as_view(), name="measure_release"),
-    # fines (lotacao.enforcement.views_fines)
+    # fines (lotacao.enforcement.sanctions.views_fines)
     path("autos/<int:pk>/multa/", views_fines.FineIssue.as_view(), name="fine_issue"),
     path("multas/<int:pk>/", views_fines.FineDetail.as_view(), name="fine"),
     path("multas/<int:pk>/guia.pdf", views_fines.FineSlipPdf.as_view(), name="fine_slip"),
-    # effects of final decisions (lotacao.enforcement.views_effects)
+    # effects of final decisions (lotacao.enforcement.sanctions.views_effects)
     path("efeitos/", views_effects.EffectsHome.as_view(), name="effects"),
     path(
         "efeitos/cassacoes/<int:pk>/",

@@ -10,10 +10,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.utils import timezone
+
+from lotacao.core.idempotency import prune_idempotency_keys
 from lotacao.core.jobs import Job
-from lotacao.enforcement.effects import end_suspensions
-from lotacao.enforcement.notification import apply_missed_deadlines
-from lotacao.enforcement.process import settle_due_process
+from lotacao.enforcement.due_process.settle import settle_due_process
+from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
+from lotacao.enforcement.sanctions.followups import end_suspensions
 from lotacao.permits.services import expire_due
 from lotacao.workqueue.services import refresh
 
@@ -41,5 +44,10 @@ JOBS = [
         lambda d: end_suspensions(today=d),
     ),
     Job("build_work_queue", "Fila de trabalho", lambda d: refresh(d)),
+    Job(
+        "prune_idempotency_keys",
+        "Limpeza das chaves de idempotência com mais de 24 horas",
+        lambda d: {"removidas": prune_idempotency_keys(timezone.now())},
+    ),
 ]
 BY_NAME = {job.name: job for job in JOBS}

@@ -174,6 +174,11 @@ STATIC_ROOT = Path(os.environ.get("LOTACAO_STATIC_ROOT", VAR_DIR / "static"))
 MEDIA_ROOT = Path(os.environ.get("LOTACAO_MEDIA_ROOT", VAR_DIR / "media"))
 DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
 
+# Idempotent API POSTs (lotacao.core.idempotency): the model that stores the keys, and after how
+# many seconds a key left in progress by a worker that died is taken over by a retry.
+LOTACAO_IDEMPOTENCY_MODEL = "enforcement.IdempotencyKey"
+LOTACAO_IDEMPOTENCY_TAKEOVER_SECONDS = int(os.environ.get("LOTACAO_IDEMPOTENCY_TAKEOVER_SECONDS", "60"))
+
 # Logging: readable lines here; production.py switches the console to JSON lines.
 LOGGING = {
     "version": 1,

@@ -10,14 +10,12 @@ from django.utils import timezone
 
 from lotacao.core.law import entry, value
 from lotacao.enforcement import permissions
-from lotacao.enforcement.fines import fine_terms, slip_available
 from lotacao.enforcement.models import Fine
-from lotacao.enforcement.notification import _infraction_day
+from lotacao.enforcement.reading import infraction_day as _infraction_day
+from lotacao.enforcement.sanctions.fine_due import fine_terms
+from lotacao.enforcement.sanctions.fine_payment import slip_available
 
 register = template.Library()
-
-MANAGE_ROLES = ("atendente", "gestor")
-MANAGER_ROLES = ("gestor",)
 
 
 @register.simple_tag(takes_context=True)
@@ -31,16 +29,16 @@ def fine_context(context: Any, notice: Any) -> dict[str, Any]:
     law_gives_due = value(code, "fine.due", day) is not None
     effects = value(code, "fine.nonpayment", timezone.localdate()) or []
     credit = any(e.get("effect") == "credit_offset" for e in effects)
-    can_manage = permissions.allowed(access, code, MANAGE_ROLES)
+    can_manage = permissions.allowed(access, code, permissions.FINE_ROLES)
     return {
         "fine": fine,
         "has_fine_penalty": fine_terms(notice.penalty) is not None,
         "can_manage": can_manage,
-        "can_offset": credit and permissions.allowed(access, code, MANAGER_ROLES),
+        "can_offset": credit and permissions.allowed(access, code, permissions.MANAGER_ROLES),
         "can_refund": fine is not None
         and fine.status in (Fine.Status.PAID, Fine.Status.OFFSET)
         and notice.status == "annulled"
-        and permissions.allowed(access, code, MANAGER_ROLES),
+        and permissions.allowed(access, code, permissions.MANAGER_ROLES),
         "law_gives_due": law_gives_due,
         "due_rule_citation": str(due_rule.citation) if due_rule is not None else "",
         "due_rule_reason": (due_rule.reason or "") if due_rule is not None else "",

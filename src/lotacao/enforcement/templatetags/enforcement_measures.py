@@ -8,8 +8,10 @@ from typing import Any
 
 from django import template
 
-from lotacao.enforcement import measures, permissions
+from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Measure
+from lotacao.enforcement.notices import states
+from lotacao.enforcement.sanctions import measures
 
 register = template.Library()
 
@@ -31,8 +33,8 @@ def measures_context(context: Any, notice: Any) -> dict[str, Any]:
     applicable = measures.applicable_kinds(notice)
     return {
         "rows": rows,
-        "can_act": permissions.allowed(access, notice.jurisdiction_id, permissions.NOTICE_ROLES),
-        "open_notice": notice.status not in measures.CLOSED_NOTICE,
+        "can_act": permissions.allowed(access, notice.jurisdiction_id, states.APPLY_MEASURE.roles),
+        "open_notice": states.allows(notice, states.APPLY_MEASURE),
         "kinds": [
             {"value": value, "label": label, "applicable": value in applicable}
             for value, label in Measure.Kind.choices
@@ -45,8 +47,6 @@ def measures_context(context: Any, notice: Any) -> dict[str, Any]:
 @register.filter
 def measure_label(kind: str) -> str:
     """`vehicle_retention` → `Retenção do veículo` (the engine's measure ids in Portuguese)."""
-    from lotacao.enforcement.models import Measure
-
     try:
         return str(Measure.Kind(kind).label)
     except ValueError:

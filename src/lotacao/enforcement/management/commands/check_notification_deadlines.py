@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from lotacao.enforcement.notification import apply_missed_deadlines
+from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from lotacao.enforcement.effects import end_suspensions
+from lotacao.enforcement.sanctions.followups import end_suspensions
 
 
 class Command(BaseCommand):

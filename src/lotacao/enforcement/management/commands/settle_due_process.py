@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from lotacao.enforcement.process import settle_due_process
+from lotacao.enforcement.due_process.settle import settle_due_process
 
 
 class Command(BaseCommand):

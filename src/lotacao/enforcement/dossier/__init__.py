@@ -1,0 +1,1 @@
+"""Dossier: the holder's record (prontuário) and the enforcement letters as PDFs."""

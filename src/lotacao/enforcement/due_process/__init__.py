@@ -1,0 +1,1 @@
+"""Due process: defenses and appeals, judging bodies and sessions, decisions, finality."""

@@ -1,0 +1,305 @@
+"""The bodies that judge and how they sit: judging bodies created from the pack's
+`process.bodies` (members, term, quorum, majority, `president_votes: tie_only`,
+`diligence_sessions`), their members with mandates, sessions with presence and quorum, the
+agenda in the law's order (Esteio Anexo I art. 25 § 4º: diligences first), diligences watched
+for the law's number of sessions (§ 5º), and the tally of votes (§ 1º)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from lotacao.audit.services import create_audited, update_audited
+from lotacao.core.law import value
+from lotacao.enforcement.due_process.procedure import body_rules, short_cites
+from lotacao.enforcement.models import AgendaItem, BodyMember, Filing, JudgingBody, Session, Vote
+from lotacao.enforcement.reading import br as _br
+
+
+def _require_reason(reason: str) -> None:
+    if not (reason or "").strip():
+        raise ValidationError("Informe o motivo (fica registrado na auditoria).")
+
+
+def ensure_bodies(code: str, on: dt.date) -> list[JudgingBody]:
+    """The jurisdiction's judging bodies, created from the pack on first use."""
+    bodies = []
+    for rules in value(code, "process.bodies", on) or []:
+        body, _ = JudgingBody.unscoped.get_or_create(
+            jurisdiction_id=code,
+            key=rules["key"],
+            defaults={
+                "name": rules["name"],
+                "collegiate": bool(rules.get("collegiate", True)),
+                "citation": "; ".join(short_cites(rules)),
+            },
+        )
+        bodies.append(body)
+    return bodies
+
+
+def body_for(code: str, key: str | None, on: dt.date) -> JudgingBody | None:
+    if key is None:
+        return None
+    ensure_bodies(code, on)
+    return JudgingBody.unscoped.filter(jurisdiction_id=code, key=key).first()
+
+
+@transaction.atomic
+def add_member(
+    *,
+    actor: Any,
+    body: JudgingBody,
+    name: str,
+    role: str,
+    starts_on: dt.date,
+    reason: str,
+    ends_on: dt.date | None = None,
+    seat: str = "",
+    act: str = "",
+    user: Any = None,
+) -> BodyMember:
+    _require_reason(reason)
+    if not (name or "").strip():
+        raise ValidationError("Informe o nome do membro.")
+    if role not in BodyMember.Role.values:
+        raise ValidationError("Função desconhecida: presidente, membro ou suplente.")
+    rules = body_rules(body.jurisdiction_id, body.key, starts_on)
+    if ends_on is None and rules.get("term_years"):
+        years = int(rules["term_years"])
+        try:
+            ends_on = starts_on.replace(year=starts_on.year + years) - dt.timedelta(days=1)
+        except ValueError:
+            ends_on = starts_on.replace(year=starts_on.year + years, day=28)
+    if ends_on is not None and ends_on < starts_on:
+        raise ValidationError("O fim do mandato não pode ser anterior ao início.")
+    serving = [
+        m for m in body.members.all() if m.serves_on(starts_on) and m.role != BodyMember.Role.ALTERNATE
+    ]
+    seats = rules.get("members")
+    if role != BodyMember.Role.ALTERNATE and seats and len(serving) >= int(seats):
+        raise ValidationError(
+            f"O {body.name} tem {seats} membros titulares ({'; '.join(short_cites(rules))}) e já estão todos "
+            f"nomeados em {_br(starts_on)}."
+        )
+    if role == BodyMember.Role.PRESIDENT and any(m.role == BodyMember.Role.PRESIDENT for m in serving):
+        raise ValidationError("Já há presidente com mandato nessa data.")
+    member = BodyMember(
+        jurisdiction_id=body.jurisdiction_id,
+        body=body,
+        name=name.strip(),
+        role=role,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        seat=seat.strip(),
+        act=act.strip(),
+        user=user,
+    )
+    return create_audited(actor=actor, instance=member, reason=reason, action="enforcement.body_member_added")
+
+
+@transaction.atomic
+def schedule_session(
+    *, actor: Any, body: JudgingBody, held_on: dt.date, reason: str, kind: str = Session.Kind.ORDINARY
+) -> Session:
+    _require_reason(reason)
+    if kind not in Session.Kind.values:
+        raise ValidationError("Tipo de sessão desconhecido.")
+    if not body.collegiate:
+        raise ValidationError(f"{body.name} decide sozinho: não há sessões de julgamento.")
+    body = JudgingBody.unscoped.select_for_update().get(pk=body.pk)
+    last = Session.unscoped.filter(body=body).aggregate(n=Max("number"))["n"] or 0
+    session = Session(
+        jurisdiction_id=body.jurisdiction_id, body=body, number=last + 1, kind=kind, held_on=held_on
+    )
+    return create_audited(
+        actor=actor, instance=session, reason=reason, action="enforcement.session_scheduled"
+    )
+
+
+def _diligence_priority(filing: Filing) -> bool:
+    return filing.status == Filing.Status.DILIGENCE
+
+
+def agenda_order(filings: Iterable[Filing]) -> list[Filing]:
+    """Filing (protocol) order, with those awaiting a diligence first (Esteio Anexo I art. 25
+    § 4º: "julgados preferencialmente na ordem de protocolo, com exceção daqueles que tiverem
+    pedido de diligência, cujo julgamento será priorizado")."""
+    return sorted(filings, key=lambda f: (not _diligence_priority(f), f.filed_at, f.pk))
+
+
+@transaction.atomic
+def build_agenda(*, actor: Any, session: Session, reason: str = "Pauta da sessão") -> list[AgendaItem]:
+    """Put every undecided filing of the body on the session's agenda, in the law's order."""
+    session = Session.unscoped.select_for_update().get(pk=session.pk)
+    if session.status == Session.Status.CLOSED:
+        raise ValidationError("A sessão está encerrada.")
+    waiting = Filing.unscoped.filter(
+        body=session.body, status__in=[Filing.Status.PENDING, Filing.Status.DILIGENCE]
+    ).exclude(agenda_items__session=session)
+    current = list(session.agenda.select_related("filing"))
+    ordered = agenda_order([i.filing for i in current] + list(waiting))
+    existing = {i.filing_id: i for i in current}
+    items = []
+    for position, filing in enumerate(ordered, start=1):
+        item = existing.get(filing.pk)
+        if item is None:
+            item = AgendaItem(
+                jurisdiction_id=session.jurisdiction_id,
+                session=session,
+                filing=filing,
+                position=position,
+                priority=_diligence_priority(filing),
+            )
+            item.save()
+        elif item.position != position:
+            item.position = position
+            item.save(update_fields=["position"])
+        items.append(item)
+    update_audited(
+        actor=actor,
+        instance=session,
+        changes={"minutes": session.minutes},
+        reason=f"{reason}: {len(items)} processo(s)",
+        action="enforcement.session_agenda",
+    )
+    return items
+
+
+@transaction.atomic
+def open_session(*, actor: Any, session: Session, present: Sequence[BodyMember], reason: str) -> Session:
+    """Record who is present and open the session, if the law's quorum is met."""
+    _require_reason(reason)
+    session = Session.unscoped.select_for_update().get(pk=session.pk)
+    if session.status == Session.Status.CLOSED:
+        raise ValidationError("A sessão está encerrada.")
+    members = list(present)
+    for member in members:
+        if member.body_id != session.body_id:
+            raise ValidationError(f"{member.name} não é membro do {session.body.name}.")
+        if not member.serves_on(session.held_on):
+            raise ValidationError(f"O mandato de {member.name} não cobre {_br(session.held_on)}.")
+    rules = body_rules(session.jurisdiction_id, session.body.key, session.held_on)
+    quorum = rules.get("quorum")
+    if quorum and len(members) < int(quorum):
+        raise ValidationError(
+            f"Sem quórum: presentes {len(members)}, a lei exige pelo menos {quorum} "
+            f"({'; '.join(short_cites(rules))})."
+        )
+    session.present.set(members)
+    return update_audited(
+        actor=actor,
+        instance=session,
+        changes={"status": Session.Status.OPEN},
+        reason=f"{reason} — presentes: {', '.join(m.name for m in members)}",
+        action="enforcement.session_opened",
+    )
+
+
+@transaction.atomic
+def close_session(
+    *, actor: Any, session: Session, minutes: str = "", reason: str = "Encerramento da sessão"
+) -> Session:
+    """Close the session; what was not judged stays pending for the next agenda."""
+    session = Session.unscoped.select_for_update().get(pk=session.pk)
+    if session.status == Session.Status.CLOSED:
+        raise ValidationError("A sessão já está encerrada.")
+    if session.status != Session.Status.OPEN:
+        raise ValidationError("A sessão não foi aberta: registre as presenças primeiro.")
+    return update_audited(
+        actor=actor,
+        instance=session,
+        changes={"status": Session.Status.CLOSED, "minutes": (minutes or session.minutes).strip()},
+        reason=reason,
+        action="enforcement.session_closed",
+    )
+
+
+@transaction.atomic
+def request_diligence(*, actor: Any, item: AgendaItem, description: str, reason: str) -> Filing:
+    """A member asks for a diligence (Esteio Anexo I art. 25 § 3º); the filing goes to the top
+    of the next agendas and must be judged within the law's number of sessions (§ 5º)."""
+    if not (description or "").strip():
+        raise ValidationError("Descreva a diligência pedida.")
+    session = Session.unscoped.get(pk=item.session_id)
+    if session.status != Session.Status.OPEN:
+        raise ValidationError("Abra a sessão (presenças e quórum) antes de deliberar.")
+    filing = Filing.unscoped.select_for_update().get(pk=item.filing_id)
+    if filing.status not in (Filing.Status.PENDING, Filing.Status.DILIGENCE):
+        raise ValidationError("O processo já foi julgado.")
+    return update_audited(
+        actor=actor,
+        instance=filing,
+        changes={
+            "status": Filing.Status.DILIGENCE,
+            "diligence": description.strip(),
+            "diligence_session": session,
+        },
+        reason=reason,
+        action="enforcement.filing_diligence",
+    )
+
+
+def diligence_limit(filing: Filing) -> tuple[int | None, int, list[str]]:
+    """(sessions allowed, ordinary sessions held since the request, citations)."""
+    if filing.diligence_session is None or filing.body is None:
+        return None, 0, []
+    rules = body_rules(filing.jurisdiction_id, filing.body.key, filing.diligence_session.held_on)
+    limit = rules.get("diligence_sessions")
+    held = Session.unscoped.filter(
+        body=filing.body,
+        kind=Session.Kind.ORDINARY,
+        number__gt=filing.diligence_session.number,
+        status__in=[Session.Status.OPEN, Session.Status.CLOSED],
+    ).count()
+    return (int(limit) if limit else None), held, short_cites(rules)
+
+
+@dataclass
+class Tally:
+    outcome: str
+    counts: dict[str, int]
+    tie_break: bool
+    note: str
+
+
+def tally(session: Session, votes: dict[BodyMember, str]) -> Tally:
+    """The result of the votes under the body's rule: simple majority of the members present who
+    vote, the president only to break a tie where the law says so (Esteio Anexo I art. 25 § 1º)."""
+    rules = body_rules(session.jurisdiction_id, session.body.key, session.held_on)
+    present = set(session.present.all())
+    for member, choice in votes.items():
+        if member not in present:
+            raise ValidationError(f"{member.name} não está presente nesta sessão.")
+        if choice not in Vote.Choice.values:
+            raise ValidationError(f"Voto desconhecido: {choice}.")
+    cite = "; ".join(short_cites(rules))
+    president_tie_only = rules.get("president_votes") == "tie_only"
+    president = next((m for m in votes if m.role == BodyMember.Role.PRESIDENT), None)
+    ordinary = {m: c for m, c in votes.items() if not (president_tie_only and m is president)}
+    counts: dict[str, int] = {}
+    for choice in ordinary.values():
+        counts[choice] = counts.get(choice, 0) + 1
+    if not counts:
+        raise ValidationError("Nenhum voto registrado.")
+    best = max(counts.values())
+    leaders = [c for c, n in counts.items() if n == best]
+    if len(leaders) == 1:
+        if president_tie_only and president is not None:
+            raise ValidationError(f"O presidente só vota para desempatar ({cite}); não houve empate.")
+        return Tally(leaders[0], counts, False, f"Maioria simples ({cite})." if cite else "Maioria simples.")
+    if not president_tie_only:
+        raise ValidationError("Empate: a lei não diz como desempatar; registre o resultado proclamado.")
+    if president is None:
+        raise ValidationError(f"Empate: o presidente vota para desempatar ({cite}).")
+    choice = votes[president]
+    if choice not in leaders:
+        raise ValidationError("O voto de desempate deve escolher uma das posições empatadas.")
+    counts[choice] += 1
+    return Tally(choice, counts, True, f"Empate desfeito pelo voto do presidente ({cite}).")

@@ -1,0 +1,1 @@
+"""Notices: drawing up an infraction notice, notifying it, and its states."""

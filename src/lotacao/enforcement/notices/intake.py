@@ -1,0 +1,150 @@
+"""What the inspector brings from the street before a notice is drawn up: the plate's status
+(may this vehicle operate here?), the registered vehicle, its active permit and the agent found
+by the plate and CPF, or — from the API — the linked records by id.
+
+The plate's status asks the same seam the public plate check merges (`public_vehicle_info` in
+`lotacao.core.providers`: permits, inspections, measures and effects in force), for the vehicles
+of the plate in the inspector's jurisdiction, with the holder's name (staff may see it). It does
+not import the public app: enforcement sits below the edge apps.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from lotacao.core import providers
+from lotacao.core.models import Jurisdiction
+from lotacao.core.validators import normalize_plate
+from lotacao.enforcement.models import AGENT_KINDS, OffenderKind
+from lotacao.permits.models import Permit, PermitAgent
+from lotacao.registry.models import Holder, Line, Person, Vehicle
+
+
+def clean_plate(raw: str) -> str:
+    """`abc-1d23` → `ABC1D23`; refuses what is not a plate (Portuguese message)."""
+    return normalize_plate(re.sub(r"[^A-Za-z0-9]", "", raw or ""))
+
+
+def _verdict(vehicle: Vehicle, day: Any) -> dict[str, Any]:
+    """The providers' answers merged: authorized only when some provider (the permit) says so and
+    none finds a legal bar; a deregistered vehicle never is."""
+    info: dict[str, Any] = {}
+    verdicts: list[bool] = []
+    reasons: list[str] = []
+    for _name, provider in providers.providers("public_vehicle_info"):
+        part = dict(provider(vehicle, day))
+        if "authorized" in part:
+            verdicts.append(bool(part.pop("authorized")))
+        reasons.extend(part.pop("reasons", []))
+        info.update(part)
+    info["authorized"] = bool(verdicts) and all(verdicts)
+    info["reasons"] = reasons
+    if vehicle.deregistered_on and vehicle.deregistered_on <= day:
+        info["authorized"] = False
+        info["reasons"].append("Veículo baixado do serviço.")
+    return info
+
+
+def plate_check(plate: str, jurisdiction: str) -> dict[str, Any] | None:
+    """The plate's status in the inspector's jurisdiction (`here`), with the holder's name."""
+    if not plate.strip():
+        return None
+    try:
+        clean = clean_plate(plate)
+    except ValidationError as error:
+        return {"plate": plate.upper(), "valid_plate": False, "error": error.messages[0], "here": []}
+    day = timezone.localdate()
+    here = []
+    vehicles = Vehicle.unscoped.filter(plate=clean, jurisdiction_id=jurisdiction).select_related(
+        "holder__person", "holder__company"
+    )
+    for vehicle in vehicles:
+        holder = getattr(vehicle, "holder", None)
+        record = _verdict(vehicle, day)
+        record.update(
+            jurisdiction=vehicle.jurisdiction_id, holder_name=str(holder) if holder is not None else ""
+        )
+        here.append(record)
+    return {"plate": clean, "valid_plate": True, "checked_on": day.isoformat(), "here": here}
+
+
+def links_from_plate(jurisdiction: Jurisdiction, data: dict[str, Any]) -> dict[str, Any]:
+    """The registered vehicle, its active permit and the agent (by CPF) when there are."""
+    raw = data.get("plate") or ""
+    links: dict[str, Any] = {"plate": ""}
+    if not raw.strip():
+        return links
+    plate = clean_plate(raw)
+    links["plate"] = plate
+    if data["offender_kind"] == OffenderKind.UNLICENSED:
+        return links
+    vehicle = Vehicle.objects.filter(plate=plate, jurisdiction=jurisdiction).first()
+    if vehicle is None:
+        return links
+    links["vehicle"] = vehicle
+    permit = Permit.objects.filter(vehicle=vehicle, status=Permit.Status.ACTIVE).first()
+    if permit is None:
+        return links
+    links["permit"] = permit
+    document = "".join(ch for ch in (data.get("offender_document") or "") if ch.isdigit())
+    if data["offender_kind"] in AGENT_KINDS and document:
+        agent = (
+            PermitAgent.objects.filter(permit=permit, person__cpf=document).select_related("person").first()
+        )
+        if agent is not None:
+            links["agent"] = agent.person
+    return links
+
+
+def fields_from_form(jurisdiction: Jurisdiction, inspector: Any, data: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of `services.prepare_notice` from the phone form's cleaned data."""
+    links = links_from_plate(jurisdiction, data)
+    return {
+        "jurisdiction": jurisdiction,
+        "inspector": inspector,
+        "drawn_up_at": data["drawn_up_at"],
+        "offender_kind": data["offender_kind"],
+        "infraction_code": data.get("infraction_code") or "",
+        "infraction_group": data.get("infraction_group") or "",
+        "place": data.get("place") or "",
+        "description": data.get("description") or "",
+        "plate": links.pop("plate", ""),
+        "offender_name": data.get("offender_name") or "",
+        "offender_document": data.get("offender_document") or "",
+        "evidence_image": data.get("evidence_image") or "",
+        "evidence_latitude": data.get("evidence_latitude"),
+        "evidence_longitude": data.get("evidence_longitude"),
+        **links,
+    }
+
+
+def links_from_ids(
+    jurisdiction: Jurisdiction,
+    *,
+    permit_id: int | None = None,
+    holder_id: int | None = None,
+    agent_id: int | None = None,
+    vehicle_id: int | None = None,
+    line_id: int | None = None,
+) -> dict[str, Any]:
+    """The linked records of a request, through the scoped managers (outside scope: refused)."""
+    wanted = [
+        ("permit", Permit, permit_id, "Permissão"),
+        ("holder", Holder, holder_id, "Permissionário"),
+        ("agent", Person, agent_id, "Preposto"),
+        ("vehicle", Vehicle, vehicle_id, "Veículo"),
+        ("line", Line, line_id, "Linha"),
+    ]
+    links: dict[str, Any] = {}
+    for name, model, pk, label in wanted:
+        if pk is None:
+            continue
+        obj = model.objects.filter(pk=pk, jurisdiction=jurisdiction).first()
+        if obj is None:
+            raise ValidationError(f"{label} {pk} não encontrado(a) nesta jurisdição.")
+        links[name] = obj
+    return links

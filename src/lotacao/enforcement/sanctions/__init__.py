@@ -1,0 +1,1 @@
+"""Sanctions: fines, administrative measures, and the effects of final decisions."""
