@@ -48,7 +48,10 @@ def test_api_notice_before_the_law_is_422_and_creates_nothing(world: Any, client
         HTTP_IDEMPOTENCY_KEY="antes-da-lei",
     )
     assert response.status_code == 422, response.content
-    assert "anterior à vigência da lei" in str(response.json())
+    assert response["Content-Type"] == "application/problem+json"
+    body = response.json()
+    assert body["status"] == 422 and body["title"] == "Dados recusados"
+    assert "anterior à vigência da lei" in body["detail"] and body["errors"] == [body["detail"]]
     assert notices() == before
 
 

@@ -196,7 +196,7 @@ def test_api_lists_uploads_reviews_and_logs(world: Any, client: Any) -> None:
     bad = client.post(
         base, {"code": "medical_report", "reason": "api", "file": SimpleUploadedFile("a.pdf", b"x" * 300)}
     )
-    assert bad.status_code == 422 and "não é PDF" in bad.json()["detail"][0]
+    assert bad.status_code == 422 and "não é PDF" in bad.json()["errors"][0]
     created = client.post(base, {"code": "medical_report", "reason": "api", "file": _pdf()})
     assert created.status_code == 201, created.content
     doc_id = created.json()["id"]
@@ -205,7 +205,7 @@ def test_api_lists_uploads_reviews_and_logs(world: Any, client: Any) -> None:
     refused = client.post(
         f"/api/documents/{doc_id}/review", {"accepted": False}, content_type="application/json"
     )
-    assert refused.status_code == 422 and "motivo da recusa" in refused.json()["detail"][0]
+    assert refused.status_code == 422 and "motivo da recusa" in refused.json()["errors"][0]
     assert client.get(f"/api/documents/{doc_id}/file").status_code == 200
     assert SensitiveAccess.objects.get().channel == "api"
     client.force_login(world.users["fiscal.recife"])

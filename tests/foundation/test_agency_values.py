@@ -52,7 +52,7 @@ def test_an_undefined_value_supplied_by_the_agency_is_used_by_the_engine(world: 
 def test_municipal_holidays_of_the_agency_move_deadlines(world: Any) -> None:
     from lotacao.law.evaluate import evaluate_case as law_only
 
-    assert law.resolve("recife", "calendar.municipal_holidays", dt.date(2025, 7, 1)) == ["07-16"]
+    assert law.value("recife", "calendar.municipal_holidays", dt.date(2025, 7, 1)) == ["07-16"]
     case = {"jurisdiction": "esteio", "kind": "deadline", "deadline": "defense", "date": "2025-01-06"}
     # 15 business days after Monday 06/01/2025: 27/01 by the law alone; Esteio's agency declared
     # 20/01 a municipal holiday (world fixture), so the product counts to 28/01.
@@ -90,7 +90,7 @@ def test_a_value_is_annulled_not_deleted_and_the_law_applies_again(world: Any) -
     with pytest.raises(ValidationError, match="motivo"):
         annul_agency_value(actor=None, value=row, reason="")
     annul_agency_value(actor=world.users["gestor.recife"], value=row, reason="Lei revogada")
-    assert law.resolve("recife", "calendar.municipal_holidays", dt.date(2025, 7, 1)) == []
+    assert law.value("recife", "calendar.municipal_holidays", dt.date(2025, 7, 1)) == []
     assert AgencyValue.objects.filter(pk=row.pk, annulled_at__isnull=False).exists()
     with pytest.raises(ValidationError, match="já foi anulado"):
         annul_agency_value(actor=None, value=row, reason="de novo")
@@ -114,7 +114,7 @@ def test_only_managers_use_the_screen(world: Any, client: Any) -> None:
         },
     )
     assert response.status_code == 302
-    assert law.resolve("recife", "calendar.municipal_holidays", dt.date(2026, 2, 1)) == ["07-16", "12-08"]
+    assert law.value("recife", "calendar.municipal_holidays", dt.date(2026, 2, 1)) == ["07-16", "12-08"]
     bad = client.post(
         "/lei/",
         {

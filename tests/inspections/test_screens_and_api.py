@@ -155,7 +155,7 @@ def test_api_schedule_and_record_result(world: Any, client: Any) -> None:
         json.dumps({"performed_on": TODAY.isoformat(), "faults": ["Banco rasgado"]}),
         content_type="application/json",
     )
-    assert response.status_code == 422 and "reapresentação" in response.json()["detail"][0]
+    assert response.status_code == 422 and "reapresentação" in response.json()["errors"][0]
     response = client.post(
         f"{base}/inspections/{inspection_id}/result",
         json.dumps(
@@ -212,7 +212,7 @@ def test_api_permissions_and_tenancy(world: Any, client: Any) -> None:
 def test_api_seal_refused_without_passed_inspection(marica: Any, client: Any) -> None:
     client.force_login(marica["users"]["gestor"])
     response = client.post(f"/api/inspections/vehicles/{marica['vehicle'].pk}/seals")
-    assert response.status_code == 422 and "vistoria aprovada" in response.json()["detail"][0]
+    assert response.status_code == 422 and "vistoria aprovada" in response.json()["errors"][0]
 
 
 # --------------------------------------------------------------------------- work queue

@@ -172,7 +172,7 @@ def test_api_list_grant_and_transition(world: Any, client: Any) -> None:
         {"reason": "pena", "until": "2000-01-01"},
         content_type="application/json",
     )
-    assert response.status_code == 422 and "data final" in " ".join(response.json()["detail"])
+    assert response.status_code == 422 and "data final" in response.json()["detail"]
     assert pk in [p["id"] for p in client.get("/api/permits/").json()]
     client.force_login(world.users["atendente.esteio"])
     assert client.get(f"/api/permits/{pk}").status_code == 404

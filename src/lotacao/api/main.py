@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
 
 from lotacao.api.auth import AUTH
+from lotacao.core.problems import problem, refused
 from lotacao.documents import api as documents_api
 from lotacao.enforcement.due_process import api as api_process
 from lotacao.enforcement.notices import api as enforcement_api
@@ -48,14 +49,20 @@ for prefix, router in ROUTERS:
     api.add_router(prefix, router)
 
 
+# Every error is a problem-details body in Portuguese (lotacao.core.problems).
 @api.exception_handler(ValidationError)
 def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    return api.create_response(request, {"detail": exc.messages}, status=422)
+    return refused(exc.messages)
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return problem(exc.status_code, str(exc))
 
 
 @api.exception_handler(AuthenticationError)
 def auth_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    return api.create_response(request, {"detail": "Autenticação necessária (token ou sessão)."}, status=401)
+    return problem(401, "Autenticação necessária (token ou sessão).")
 
 
 __all__ = ["HttpError", "api"]

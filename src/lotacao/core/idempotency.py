@@ -34,6 +34,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from lotacao.core.problems import problem_body
+
 Response = tuple[int, str]  # status and the JSON body as text
 
 IN_PROGRESS = "in_progress"
@@ -59,8 +61,9 @@ def takeover_after() -> dt.timedelta:
     return dt.timedelta(seconds=int(seconds))
 
 
-def _detail(message: str) -> str:
-    return orjson.dumps({"detail": [message]}).decode()
+def _detail(message: str, status: int) -> str:
+    """A problem-details body (lotacao.core.problems) for a refusal of the key itself."""
+    return orjson.dumps(problem_body(status, message, errors=[message])).decode()
 
 
 def payload_hash(payload: Any) -> str:
@@ -93,14 +96,14 @@ def _claim(*, user: Any, key: str, endpoint: str, digest: str, jurisdiction_id: 
         pass
     existing = model.objects.filter(user=user, endpoint=endpoint, key=key).first()
     if existing is None:  # the first attempt crashed and released the key meanwhile
-        return 409, _detail(RUNNING)
+        return 409, _detail(RUNNING, 409)
     if existing.payload_hash != digest:
-        return 422, _detail(MISMATCH)
+        return 422, _detail(MISMATCH, 422)
     if existing.status == DONE:
         return int(existing.response_status or 200), existing.response_text
     if existing.created_at > timezone.now() - takeover_after():
-        return 409, _detail(RUNNING)
-    return _take_over(existing) or (409, _detail(RUNNING))
+        return 409, _detail(RUNNING, 409)
+    return _take_over(existing) or (409, _detail(RUNNING, 409))
 
 
 def _run(row: Any, work: Callable[[], Response]) -> Response:
@@ -112,7 +115,7 @@ def _run(row: Any, work: Callable[[], Response]) -> Response:
             if mine.update(status=DONE, response_status=status, response_text=body) != 1:
                 raise _Overtaken
     except _Overtaken:
-        return 409, _detail(RUNNING)
+        return 409, _detail(RUNNING, 409)
     except BaseException:
         mine.delete()  # release the key for a retry (unless another worker holds it now)
         raise

@@ -136,10 +136,6 @@ def value(jurisdiction_code: str, parameter: str, on: dt.date) -> Any:
     return found.value if found is not None and found.status == "value" else None
 
 
-# Kept while the enforcement and registry modules move to `value` (same meaning).
-resolve = value
-
-
 def citation(jurisdiction_code: str, parameter: str, on: dt.date) -> str:
     """The citation of the entry in force ("" when the law does not regulate the matter)."""
     found = entry(jurisdiction_code, parameter, on)

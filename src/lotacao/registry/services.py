@@ -68,7 +68,7 @@ def register_holder(
     jurisdiction = party.jurisdiction
     kind = "person" if person is not None else "company"
     day = on or timezone.localdate()
-    allowed = law.resolve(jurisdiction.code, HOLDER_KINDS_PARAMETER, day)
+    allowed = law.value(jurisdiction.code, HOLDER_KINDS_PARAMETER, day)
     if allowed is None:
         raise ValidationError(
             f"A lei de {jurisdiction.name} não define quem pode ser permissionário; "
@@ -200,7 +200,7 @@ def add_line_representative(
         raise ValidationError("A pessoa, a entidade e a linha devem ser da mesma jurisdição.")
     if organization is not None and organization.kind == Company.Kind.COMPANY:
         raise ValidationError("A entidade de representação deve ser uma associação ou cooperativa.")
-    positions = law.resolve(jurisdiction.code, REPRESENTATIVES_PARAMETER, term_start)
+    positions = law.value(jurisdiction.code, REPRESENTATIVES_PARAMETER, term_start)
     cite = law.citation(jurisdiction.code, REPRESENTATIVES_PARAMETER, term_start)
     if not positions:
         raise ValidationError(f"A lei de {jurisdiction.name} não prevê representantes de linha ({cite}).")
@@ -219,7 +219,7 @@ def add_line_representative(
             f"A linha {line.code} já tem {limit} {POSITION_LABELS.get(position, position).lower()}"
             f"{'(es)' if limit > 1 else ''} com mandato em curso — o máximo da lei ({cite})."
         )
-    term = law.resolve(jurisdiction.code, TERM_PARAMETER, term_start)
+    term = law.value(jurisdiction.code, TERM_PARAMETER, term_start)
     term_end = term_start + relativedelta(**term) - dt.timedelta(days=1) if term else None
     representative = LineRepresentative(
         jurisdiction=jurisdiction,

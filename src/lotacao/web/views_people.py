@@ -263,7 +263,7 @@ class LineRepresentatives(ObjectWriteView):
 
     def positions(self, line: Line) -> tuple[list[tuple[str, str]], str, str | None]:
         day = timezone.localdate()
-        values = law.resolve(line.jurisdiction_id, services.REPRESENTATIVES_PARAMETER, day) or {}
+        values = law.value(line.jurisdiction_id, services.REPRESENTATIVES_PARAMETER, day) or {}
         cite = law.citation(line.jurisdiction_id, services.REPRESENTATIVES_PARAMETER, day)
         choices = [(p, f"{POSITION_LABELS.get(p, p)} (até {n})") for p, n in values.items()]
         undefined = None if values else "A lei desta jurisdição não prevê representantes de linha."

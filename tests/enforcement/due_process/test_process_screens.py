@@ -152,7 +152,7 @@ def test_api_files_and_reports_the_process(world: Any, client: Any) -> None:
     empty = client.post(
         f"/api/due-process/notices/{notice.pk}/filings", {"text": " "}, content_type="application/json"
     )
-    assert empty.status_code == 422 and "razões" in empty.json()["detail"][0]
+    assert empty.status_code == 422 and "razões" in empty.json()["errors"][0]
     made = client.post(
         f"/api/due-process/notices/{notice.pk}/filings", {"text": "Razões"}, content_type="application/json"
     )
@@ -201,7 +201,7 @@ def test_api_records_a_sending_then_its_ar(world: Any, client: Any) -> None:
     sent = client.post(url, body, content_type="application/json")
     assert sent.status_code == 201 and sent.json()["served_on"] is None
     bad = client.post(url, {"method": "fax"}, content_type="application/json")
-    assert bad.status_code == 422 and "Meio de notificação desconhecido" in bad.json()["detail"][0]
+    assert bad.status_code == 422 and "Meio de notificação desconhecido" in bad.json()["errors"][0]
     got = client.post(
         url,
         {"method": "post_ar", "received_on": timezone.localdate().isoformat()},

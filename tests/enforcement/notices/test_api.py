@@ -55,7 +55,7 @@ def test_same_key_with_another_payload_is_refused(world: Any, client: Any) -> No
     assert post(client, body(world)).status_code == 201
     refused = post(client, body(world, place="Outro lugar"))
     assert refused.status_code == 422
-    assert "outro conteúdo" in refused.json()["detail"][0]
+    assert "outro conteúdo" in refused.json()["errors"][0]
     assert count() == 1
 
 
@@ -73,7 +73,7 @@ def test_retry_while_the_first_is_running_gets_409(world: Any, client: Any) -> N
     )
     response = post(client, data)
     assert response.status_code == 409
-    assert "em andamento" in response.json()["detail"][0]
+    assert "em andamento" in response.json()["errors"][0]
     assert count() == 0
 
 
@@ -81,7 +81,7 @@ def test_a_refusal_of_the_law_is_replayed_too_and_writes_nothing(world: Any, cli
     client.force_login(world.users["fiscal.recife"])
     first = post(client, body(world, place=""))
     assert first.status_code == 422
-    assert "art. 30" in first.json()["detail"][0]
+    assert "art. 30" in first.json()["errors"][0]
     assert post(client, body(world, place="")).content == first.content
     assert count() == 0
 
@@ -117,6 +117,6 @@ def test_preview_writes_nothing_and_override_needs_a_clerk_and_a_reason(world: A
     assert client.post(url, change, content_type="application/json").status_code == 403  # the inspector
     client.force_login(world.users["atendente.recife"])
     refused = client.post(url, {**change, "reason": " "}, content_type="application/json")
-    assert refused.status_code == 422 and "motivo" in refused.json()["detail"][0]
+    assert refused.status_code == 422 and "motivo" in refused.json()["errors"][0]
     done = client.post(url, change, content_type="application/json")
     assert done.status_code == 200 and done.json()["penalty"]["penalties"] == [{"type": "warning"}]

@@ -54,7 +54,7 @@ def test_a_fresh_key_in_progress_still_gets_409(world: Any, client: Any, setting
     data = body(world)
     _left_in_progress(user, data, dt.timedelta(seconds=30))
     response = post(client, data)
-    assert response.status_code == 409 and "em andamento" in response.json()["detail"][0]
+    assert response.status_code == 409 and "em andamento" in response.json()["errors"][0]
     assert count() == 0
 
 

@@ -74,7 +74,7 @@ def test_api_reads_and_records_a_payment(world: Any, client: Any) -> None:
     )
     client.force_login(world.users["atendente.recife"])
     refused = client.post(f"/api/fines/{fine.pk}/payment", body, content_type="application/json")
-    assert refused.status_code == 422 and "anterior à infração" in refused.json()["detail"][0]
+    assert refused.status_code == 422 and "anterior à infração" in refused.json()["errors"][0]
     from lotacao.enforcement.reading import local_day
 
     # the infraction's day where it happened (near midnight UTC it is still the day before there)

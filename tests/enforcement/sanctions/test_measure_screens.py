@@ -91,13 +91,13 @@ def test_api_refusals_are_422_in_portuguese_and_tenancy_holds(world: Any, client
         content_type="application/json",
     )
     assert refused.status_code == 422
-    assert "só pode ser liberada depois de cumpridas as condições" in refused.json()["detail"][0]
+    assert "só pode ser liberada depois de cumpridas as condições" in refused.json()["errors"][0]
     duplicate = client.post(
         f"/api/infraction-notices/{notice.pk}/measures",
         {"kind": "vehicle_seizure", "applied_at": "2025-06-16T11:00:00-03:00", "reason": "De novo"},
         content_type="application/json",
     )
-    assert duplicate.status_code == 422 and "Já há" in duplicate.json()["detail"][0]
+    assert duplicate.status_code == 422 and "Já há" in duplicate.json()["errors"][0]
     client.force_login(world.users["fiscal.recife"])  # another jurisdiction: not found
     assert (
         client.post(

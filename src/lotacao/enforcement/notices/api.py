@@ -19,6 +19,7 @@ from ninja.params.functions import Header as header_param
 
 from lotacao.core.idempotency import run_once
 from lotacao.core.models import Jurisdiction
+from lotacao.core.problems import refusal_body, refused
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import intake, selectors, services
@@ -52,7 +53,7 @@ class NoticeIn(Schema):
 
 def draw_up_from(
     request: HttpRequest, jurisdiction: Jurisdiction, data: dict[str, Any]
-) -> tuple[int, dict[str, Any]]:
+) -> tuple[int, dict[str, object]]:
     """Run the service for validated input: (201, notice) or (422, the law's refusals)."""
     try:
         links = intake.links_from_ids(
@@ -83,11 +84,11 @@ def draw_up_from(
             **links,
         )
     except ValidationError as error:
-        return 422, {"detail": error.messages}
+        return 422, refusal_body(error.messages)
     return 201, selectors.notice_data(notice)
 
 
-def _as_text(result: tuple[int, dict[str, Any]]) -> tuple[int, str]:
+def _as_text(result: tuple[int, dict[str, object]]) -> tuple[int, str]:
     status, body = result
     return status, json.dumps(body, cls=DjangoJSONEncoder, ensure_ascii=False)
 
@@ -134,7 +135,8 @@ def create_notice(
         raise HttpError(403, "Seu perfil não permite lavrar autos nesta jurisdição.")
     data = payload.dict()
     status, body = idempotent_draw_up(request, key, jurisdiction, payload.model_dump(mode="json"), data)
-    return HttpResponse(body, status=status, content_type="application/json")
+    media = "application/problem+json" if status >= 400 else "application/json"
+    return HttpResponse(body, status=status, content_type=media)
 
 
 @router.get("/{int:notice_id}", summary="Auto de infração")
@@ -165,7 +167,7 @@ def preview_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
         data.pop("reason")
         notice = services.prepare_notice(jurisdiction=jurisdiction, inspector=request.user, **data, **links)
     except ValidationError as error:
-        return JsonResponse({"detail": error.messages}, status=422)
+        return refused(error.messages)
     return JsonResponse(selectors.notice_data(notice))
 
 

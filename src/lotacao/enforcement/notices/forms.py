@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
-from lotacao.core.law import citation, resolve
+from lotacao.core.law import citation, value
 from lotacao.enforcement.models import OffenderKind
 from lotacao.enforcement.notices import selectors
 
@@ -67,7 +67,7 @@ class NoticeForm(forms.Form):
 
         # The law's required fields are marked for the browser too, so the phone asks for them
         # before sending (the service checks them again, with the article).
-        required = resolve(jurisdiction, "notice.required_fields", timezone.localdate()) or {}
+        required = value(jurisdiction, "notice.required_fields", timezone.localdate()) or {}
         for name in required.get("always", []):
             if name in ("place", "description", "plate") and name in self.fields:
                 self.fields[name].widget.attrs["required"] = "required"

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, snapshot
-from lotacao.core.law import citation, pack_for, resolve
+from lotacao.core.law import citation, pack_for, value
 from lotacao.core.models import Jurisdiction
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, NoticeCounter, OffenderKind, PointsEntry
 from lotacao.enforcement.notices import states
@@ -64,7 +64,7 @@ def required_fields_check(notice: InfractionNotice, on: dt.date) -> list[str]:
     parameters are recorded on the notice when the law leaves the list undefined."""
     code = notice.jurisdiction_id
     errors: list[str] = []
-    required = resolve(code, "notice.required_fields", on)
+    required = value(code, "notice.required_fields", on)
     if required is None:
         notice.missing_parameters = sorted({*notice.missing_parameters, "notice.required_fields"})
     else:
@@ -78,7 +78,7 @@ def required_fields_check(notice: InfractionNotice, on: dt.date) -> list[str]:
                     f"Falta {FIELD_LABELS.get(field, field)}, exigido no auto de infração ({where})."
                 )
     identified = notice.holder_id or notice.agent_id or notice.offender_name.strip()
-    if not identified and resolve(code, "notice.unidentified_offender_evidence", on):
+    if not identified and value(code, "notice.unidentified_offender_evidence", on):
         has_gps = notice.evidence_latitude is not None and notice.evidence_longitude is not None
         if not (notice.evidence_image.strip() or has_gps):
             where = citation(code, "notice.unidentified_offender_evidence", on)
@@ -165,7 +165,7 @@ def _apply_engine(notice: InfractionNotice, on: dt.date) -> None:
     notice.evaluated_for = on
     notice.missing_parameters = sorted({*notice.missing_parameters, *result.get("missing_parameters", [])})
     if notice.offender_kind in AGENT_KINDS:
-        charged = resolve(code, "notice.agent_fines_charged_to_holder", on)
+        charged = value(code, "notice.agent_fines_charged_to_holder", on)
         if charged is None:
             notice.missing_parameters = sorted(
                 {*notice.missing_parameters, "notice.agent_fines_charged_to_holder"}
