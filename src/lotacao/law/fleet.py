@@ -12,6 +12,7 @@ Parameters:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 from typing import Any
 
@@ -41,117 +42,135 @@ def share(total: int, percent: Decimal, rounding: str) -> int:
     return int(raw.to_integral_value(rounding=ROUND_CEILING if rounding == "up" else ROUND_FLOOR))
 
 
+@dataclass
+class _Fleet:
+    """The case's figures and what each rule found, in the order the law states them."""
+
+    modality: str
+    category: str
+    own: int
+    leased: int
+    regular: int
+    moved: int
+    violations: list[dict[str, str]] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+    undetermined: bool = False
+
+    def violation(self, rule: str, message: str, citation: str) -> None:
+        self.violations.append({"rule": rule, "message": message, "citation": citation})
+
+
 def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     if not any(ctx.has(r) for r in RULES):
         raise CaseError("not_applicable", f"A {pack.law} não fixa regras de frota (fleet).", "kind")
-    modality = get_choice(case, "modality", MODALITIES)
-    category = get_choice(case, "vehicle_category", CATEGORIES)
     own = get_int(case, "own_vehicles")
-    leased = get_int(case, "leased_vehicles", required=False) or 0
-    regular = get_int(case, "regular_fleet", required=False) or 0
-    moved = get_int(case, "chartering_from_regular", required=False) or 0
     assert own is not None
-    violations: list[dict[str, str]] = []
-    text: list[str] = []
-    result: dict[str, Any] = {}
-    undetermined = False
-
+    fleet = _Fleet(
+        modality=str(get_choice(case, "modality", MODALITIES)),
+        category=str(get_choice(case, "vehicle_category", CATEGORIES)),
+        own=own,
+        leased=get_int(case, "leased_vehicles", required=False) or 0,
+        regular=get_int(case, "regular_fleet", required=False) or 0,
+        moved=get_int(case, "chartering_from_regular", required=False) or 0,
+    )
     if ctx.has("fleet.min_own_vehicles"):
-        entry = ctx.entry("fleet.min_own_vehicles")
-        if entry.status == "value":
-            rule = entry.value
-            applies = category in rule.get("categories", CATEGORIES) and modality not in rule.get(
-                "exempt_modalities", []
-            )
-            minimum = int(rule["vehicles"])
-            if not applies:
-                text.append(
-                    f"O mínimo de {minimum} veículos próprios não se aplica a "
-                    f"{CATEGORY_PT[str(category)]} no {modality_pt(modality)} "
-                    f"({entry.cite})."
-                )
-            elif own < minimum:
-                violations.append(
-                    {
-                        "rule": "min_own_vehicles",
-                        "message": f"São exigidos ao menos {minimum} veículos próprios; informados {own}.",
-                        "citation": entry.citation,
-                    }
-                )
-                text.append(
-                    f"Frota própria de {plural(own, 'veículo')}, abaixo do mínimo de {minimum} "
-                    f"({entry.cite})."
-                )
-            else:
-                text.append(
-                    f"Frota própria de {plural(own, 'veículo')}: atende ao mínimo de {minimum} "
-                    f"({entry.cite})."
-                )
-        elif entry.status == "undefined":
-            undetermined = True
-
+        _minimum_own_fleet(fleet, ctx)
     if ctx.has("fleet.max_leased_share"):
-        entry = ctx.entry("fleet.max_leased_share")
-        exempt = False
-        if ctx.has("fleet.leased_exemptions"):
-            ex = ctx.entry("fleet.leased_exemptions", cite=False)
-            if ex.status == "value":
-                for item in ex.value:
-                    if item.get("modality") == modality and item.get("category") == category:
-                        exempt = True
-                        ctx.add_citation(ex.citation)
-                        text.append(
-                            f"O limite de veículos arrendados não se aplica a "
-                            f"{CATEGORY_PT[str(category)]} no {modality_pt(modality)} "
-                            f"({ex.cite})."
-                        )
-        if entry.status == "value":
-            percent = dec(entry.value["percent"])
-            limit = share(own, percent, str(entry.value.get("rounding", "down")))
-            result["max_leased"] = None if exempt else limit
-            if not exempt:
-                text.append(
-                    f"Veículos arrendados, locados ou em comodato: até {number_pt(percent)}% da frota "
-                    f"própria de {own}, arredondado para cima, ou seja {limit}; informados {leased} "
-                    f"({entry.cite})."
-                )
-                if leased > limit:
-                    violations.append(
-                        {
-                            "rule": "max_leased",
-                            "message": f"{leased} veículos arrendados excedem o limite de {limit}.",
-                            "citation": entry.citation,
-                        }
-                    )
-        else:
-            result["max_leased"] = None
-            undetermined = undetermined or (entry.status == "undefined" and leased > 0)
-
+        _leased_share(fleet, ctx)
     if ctx.has("fleet.max_regular_share"):
-        entry = ctx.entry("fleet.max_regular_share")
-        if entry.status == "value":
-            percent = dec(entry.value["percent"])
-            limit = share(regular, percent, str(entry.value.get("rounding", "down")))
-            result["max_chartering_from_regular"] = limit
-            text.append(
-                f"Da frota regular de {plural(regular, 'veículo')}, até {number_pt(percent)}%, ou seja "
-                f"{plural(limit, 'veículo')}, pode ir para o fretamento; informados {moved} "
-                f"({entry.cite})."
-            )
-            if moved > limit:
-                violations.append(
-                    {
-                        "rule": "max_chartering_from_regular",
-                        "message": f"{moved} veículos da frota regular excedem o limite de {limit}.",
-                        "citation": entry.citation,
-                    }
-                )
-        else:
-            result["max_chartering_from_regular"] = None
-            undetermined = undetermined or (entry.status == "undefined" and moved > 0)
-
-    result["eligible"] = False if violations else None if undetermined else True
-    result["violations"] = violations
-    verdict = "Frota regular." if not violations else "Frota irregular."
-    result["explanation"] = " ".join([verdict, *text])
+        _regular_fleet_share(fleet, ctx)
+    result = fleet.result
+    result["eligible"] = False if fleet.violations else None if fleet.undetermined else True
+    result["violations"] = fleet.violations
+    verdict = "Frota regular." if not fleet.violations else "Frota irregular."
+    result["explanation"] = " ".join([verdict, *fleet.text])
     return result
+
+
+def _minimum_own_fleet(fleet: _Fleet, ctx: Context) -> None:
+    """At least N own vehicles for these categories, except the exempt modalities."""
+    entry = ctx.entry("fleet.min_own_vehicles")
+    if entry.status == "undefined":
+        fleet.undetermined = True
+    if entry.status != "value":
+        return
+    rule = entry.value
+    applies = fleet.category in rule.get("categories", CATEGORIES) and fleet.modality not in rule.get(
+        "exempt_modalities", []
+    )
+    minimum = int(rule["vehicles"])
+    own = plural(fleet.own, "veículo")
+    if not applies:
+        fleet.text.append(
+            f"O mínimo de {minimum} veículos próprios não se aplica a "
+            f"{CATEGORY_PT[fleet.category]} no {modality_pt(fleet.modality)} ({entry.cite})."
+        )
+    elif fleet.own < minimum:
+        message = f"São exigidos ao menos {minimum} veículos próprios; informados {fleet.own}."
+        fleet.violation("min_own_vehicles", message, entry.citation)
+        fleet.text.append(f"Frota própria de {own}, abaixo do mínimo de {minimum} ({entry.cite}).")
+    else:
+        fleet.text.append(f"Frota própria de {own}: atende ao mínimo de {minimum} ({entry.cite}).")
+
+
+def _leased_exempt(fleet: _Fleet, ctx: Context) -> bool:
+    """Whether a listed (modality, category) combination frees the case from the leasing limit."""
+    if not ctx.has("fleet.leased_exemptions"):
+        return False
+    ex = ctx.entry("fleet.leased_exemptions", cite=False)
+    if ex.status != "value":
+        return False
+    exempt = False
+    for item in ex.value:
+        if item.get("modality") == fleet.modality and item.get("category") == fleet.category:
+            exempt = True
+            ctx.add_citation(ex.citation)
+            fleet.text.append(
+                f"O limite de veículos arrendados não se aplica a {CATEGORY_PT[fleet.category]} no "
+                f"{modality_pt(fleet.modality)} ({ex.cite})."
+            )
+    return exempt
+
+
+def _leased_share(fleet: _Fleet, ctx: Context) -> None:
+    """Leased, rented or loaned vehicles up to a share of the own fleet."""
+    entry = ctx.entry("fleet.max_leased_share")
+    exempt = _leased_exempt(fleet, ctx)
+    if entry.status != "value":
+        fleet.result["max_leased"] = None
+        fleet.undetermined = fleet.undetermined or (entry.status == "undefined" and fleet.leased > 0)
+        return
+    percent = dec(entry.value["percent"])
+    limit = share(fleet.own, percent, str(entry.value.get("rounding", "down")))
+    fleet.result["max_leased"] = None if exempt else limit
+    if exempt:
+        return
+    fleet.text.append(
+        f"Veículos arrendados, locados ou em comodato: até {number_pt(percent)}% da frota "
+        f"própria de {fleet.own}, arredondado para cima, ou seja {limit}; informados {fleet.leased} "
+        f"({entry.cite})."
+    )
+    if fleet.leased > limit:
+        message = f"{fleet.leased} veículos arrendados excedem o limite de {limit}."
+        fleet.violation("max_leased", message, entry.citation)
+
+
+def _regular_fleet_share(fleet: _Fleet, ctx: Context) -> None:
+    """A regular-line operator may move up to a share of its regular fleet to chartering."""
+    entry = ctx.entry("fleet.max_regular_share")
+    if entry.status != "value":
+        fleet.result["max_chartering_from_regular"] = None
+        fleet.undetermined = fleet.undetermined or (entry.status == "undefined" and fleet.moved > 0)
+        return
+    percent = dec(entry.value["percent"])
+    limit = share(fleet.regular, percent, str(entry.value.get("rounding", "down")))
+    fleet.result["max_chartering_from_regular"] = limit
+    fleet.text.append(
+        f"Da frota regular de {plural(fleet.regular, 'veículo')}, até {number_pt(percent)}%, ou seja "
+        f"{plural(limit, 'veículo')}, pode ir para o fretamento; informados {fleet.moved} "
+        f"({entry.cite})."
+    )
+    if fleet.moved > limit:
+        message = f"{fleet.moved} veículos da frota regular excedem o limite de {limit}."
+        fleet.violation("max_chartering_from_regular", message, entry.citation)
