@@ -19,7 +19,7 @@ from typing import Any
 
 from lotacao.law.context import Context, get_int
 from lotacao.law.errors import CaseError
-from lotacao.law.pack_model import Pack
+from lotacao.law.pack_model import Entry, Pack
 from lotacao.law.units import number_pt
 from lotacao.law.words import lower_first, plural
 
@@ -36,6 +36,24 @@ EXCESS_PT = {
 }
 
 
+COUNT_LIMITS = (
+    (
+        "quota.max_permits_per_holder",
+        "permits",
+        "max_permits_per_holder",
+        "permissão por permissionário",
+        "permissões por permissionário",
+    ),
+    (
+        "quota.max_vehicles_per_permit",
+        "vehicles",
+        "max_vehicles_per_permit",
+        "veículo por permissão",
+        "veículos por permissão",
+    ),
+)
+
+
 def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     rules = [r for r in RULES if ctx.has(r)]
     if not rules:
@@ -45,90 +63,84 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     violations: list[dict[str, str]] = []
     asked = False
     undetermined = False
-
     if "quota.vehicles_per_block" in rules:
-        population = get_int(case, "population", required=True)
-        assert population is not None
-        entry = ctx.entry("quota.vehicles_per_block")
-        if entry.status == "value":
-            per = int(entry.value["vehicles"])
-            block = int(entry.value["inhabitants"])
-            blocks = population // block
-            result["max_vehicles"] = blocks * per
-            text.append(
-                f"População de {number_pt(Decimal(population))} habitantes: "
-                f"{plural(blocks, 'bloco completo', 'blocos completos')} de "
-                f"{number_pt(Decimal(block))} habitantes × {per} veículos = "
-                f"no máximo {plural(blocks * per, 'veículo')} ({entry.cite})."
-            )
-        else:
-            result["max_vehicles"] = None
-            text.append(
-                f"Limite de veículos por habitantes indefinido: {lower_first(entry.reason or '')} "
-                f"({entry.cite})."
-            )
-
+        _vehicles_per_block(case, ctx, result, text)
     # A limit whose input the case does not give is left out when the case asks about another one.
     given = {f for f in ("permits", "vehicles", "interruption_days") if case.get(f) is not None}
-    for name, field, key, one, many in (
-        (
-            "quota.max_permits_per_holder",
-            "permits",
-            "max_permits_per_holder",
-            "permissão por permissionário",
-            "permissões por permissionário",
-        ),
-        (
-            "quota.max_vehicles_per_permit",
-            "vehicles",
-            "max_vehicles_per_permit",
-            "veículo por permissão",
-            "veículos por permissão",
-        ),
-    ):
+    for name, field, key, one, many in COUNT_LIMITS:
         if name not in rules or (given and field not in given):
             continue
         count = get_int(case, field, required=False)
-        entry = ctx.entry(name)
-        label = many
-        if entry.status == "value":
-            limit = int(entry.value)
-            result[key] = limit
-            text.append(f"Máximo de {plural(limit, one, many)} ({entry.cite}).")
-            if count is not None:
-                asked = True
-                if count > limit:
-                    violations.append(
-                        {
-                            "rule": key,
-                            "message": f"{plural(count, one, many)} excede o máximo de {limit}.",
-                            "citation": entry.citation,
-                        }
-                    )
-                    text.append(f"Informado: {count} — acima do limite.")
-                else:
-                    text.append(f"Informado: {count} — dentro do limite.")
-        elif entry.status == "repealed":
-            result[key] = None
-            text.append(
-                f"Sem limite de {label} nesta data: {lower_first(entry.reason or '')} ({entry.cite})."
-            )
-            asked = asked or count is not None
-        else:
-            result[key] = None
-            text.append(
-                f"Limite de {label} indefinido nesta data: {lower_first(entry.reason or '')} ({entry.cite})."
-            )
-            if count is not None:
-                asked = undetermined = True
+        was_asked, unknown = _count_limit(ctx.entry(name), key, one, many, count, result, text, violations)
+        asked, undetermined = asked or was_asked, undetermined or unknown
     if "quota.interruption_days" in rules and (not given or "interruption_days" in given):
         asked = _interruption(case, ctx, result, text, violations) or asked
-
     if asked:
         result["eligible"] = False if violations else None if undetermined else True
         result["violations"] = violations
     result["explanation"] = " ".join(text)
     return result
+
+
+def _vehicles_per_block(
+    case: Mapping[str, Any], ctx: Context, result: dict[str, Any], text: list[str]
+) -> None:
+    """So many vehicles for each complete block of inhabitants."""
+    population = get_int(case, "population", required=True)
+    assert population is not None
+    entry = ctx.entry("quota.vehicles_per_block")
+    if entry.status != "value":
+        result["max_vehicles"] = None
+        text.append(
+            f"Limite de veículos por habitantes indefinido: {lower_first(entry.reason or '')} "
+            f"({entry.cite})."
+        )
+        return
+    per = int(entry.value["vehicles"])
+    block = int(entry.value["inhabitants"])
+    blocks = population // block
+    result["max_vehicles"] = blocks * per
+    text.append(
+        f"População de {number_pt(Decimal(population))} habitantes: "
+        f"{plural(blocks, 'bloco completo', 'blocos completos')} de "
+        f"{number_pt(Decimal(block))} habitantes × {per} veículos = "
+        f"no máximo {plural(blocks * per, 'veículo')} ({entry.cite})."
+    )
+
+
+def _count_limit(
+    entry: Entry,
+    key: str,
+    one: str,
+    many: str,
+    count: int | None,
+    result: dict[str, Any],
+    text: list[str],
+    violations: list[dict[str, str]],
+) -> tuple[bool, bool]:
+    """A maximum count (permits per holder, vehicles per permit): (asked, undetermined)."""
+    if entry.status == "repealed":
+        result[key] = None
+        text.append(f"Sem limite de {many} nesta data: {lower_first(entry.reason or '')} ({entry.cite}).")
+        return count is not None, False
+    if entry.status != "value":
+        result[key] = None
+        text.append(
+            f"Limite de {many} indefinido nesta data: {lower_first(entry.reason or '')} ({entry.cite})."
+        )
+        return count is not None, count is not None
+    limit = int(entry.value)
+    result[key] = limit
+    text.append(f"Máximo de {plural(limit, one, many)} ({entry.cite}).")
+    if count is None:
+        return False, False
+    if count > limit:
+        message = f"{plural(count, one, many)} excede o máximo de {limit}."
+        violations.append({"rule": key, "message": message, "citation": entry.citation})
+        text.append(f"Informado: {count} — acima do limite.")
+    else:
+        text.append(f"Informado: {count} — dentro do limite.")
+    return True, False
 
 
 def _interruption(
