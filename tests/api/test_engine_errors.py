@@ -74,3 +74,17 @@ def test_screen_notice_before_the_law_is_a_form_error(world: Any, client: Any) -
     assert response.status_code == 422  # the form again, with the error
     assert "anterior à vigência da lei" in response.content.decode()
     assert notices() == before
+
+
+def test_typed_answers_raise_on_a_case_the_engine_refuses() -> None:
+    answer = law.evaluate_penalty(
+        {"jurisdiction": "recife", "date": "2025-06-16", "offender": "permit_holder",
+         "infraction": {"code": "G2-k"}, "history": []}
+    )
+    assert answer["penalties"] and answer["kind"] == "penalty"
+    with pytest.raises(law.LawError) as info:
+        law.evaluate_penalty({"jurisdiction": "recife", "date": "2025-06-16", "offender": "permit_holder",
+                              "infraction": {"code": "G9-z"}, "history": []})
+    assert info.value.engine_code and info.value.messages[0]
+    due = law.evaluate_deadline({"jurisdiction": "esteio", "deadline": "defense", "date": "2025-03-10"})
+    assert due["due"] == "2025-03-31" and due["counting"] == "business_days"

@@ -21,13 +21,14 @@ import datetime as dt
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.core.exceptions import ValidationError
 
 from lotacao.law import evaluate as engine
 from lotacao.law.errors import CaseError
 from lotacao.law.packs import Entry, Pack, get_pack
+from lotacao.law.results import DeadlineResult, PenaltyResult
 
 T = TypeVar("T")
 
@@ -111,6 +112,25 @@ def evaluate_case(case: dict[str, Any]) -> dict[str, Any]:
     code = case.get("jurisdiction")
     overrides = _layered(code)[0] if isinstance(code, str) and code in _known() else None
     return _guarded(lambda: engine.evaluate_case(case, overrides=overrides or None))
+
+
+def _answered(case: dict[str, Any], kind: str) -> dict[str, Any]:
+    result = evaluate_case({**case, "kind": kind})
+    error = result.get("error")
+    if isinstance(error, dict):
+        code, message, field = (str(error.get(k, "")) for k in ("code", "message", "field"))
+        raise LawError(CaseError(code, message, field))
+    return result
+
+
+def evaluate_penalty(case: dict[str, Any]) -> PenaltyResult:
+    """A penalty case's answer, typed; a case the engine refuses raises LawError."""
+    return cast(PenaltyResult, _answered(case, "penalty"))
+
+
+def evaluate_deadline(case: dict[str, Any]) -> DeadlineResult:
+    """A deadline case's answer, typed; a case the engine refuses raises LawError."""
+    return cast(DeadlineResult, _answered(case, "deadline"))
 
 
 def _known() -> set[str]:

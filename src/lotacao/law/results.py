@@ -25,21 +25,48 @@ class Penalty(TypedDict):
     amount: NotRequired[str]
     units: NotRequired[str]
     unit: NotRequired[str]
-    days: NotRequired[int]
+    days: NotRequired[int | None]
     ban_years: NotRequired[int]
+    charged_to: NotRequired[str]
 
 
 class Measure(TypedDict):
     type: str
-    days: NotRequired[int]
+    days: NotRequired[int | None]
+    choice: NotRequired[str]
 
 
 class Points(TypedDict):
-    added: int
-    totals: dict[str, int]
+    added: int | None
+    totals: dict[str, int | None]
+
+
+class ReleaseCondition(TypedDict):
+    id: str
+    label: str
+    citation: str
+
+
+class Escalation(TypedDict):
+    to: str
+    when: str
+    citation: str
+
+
+class Charge(TypedDict):
+    type: str
+    citation: str
+
+
+class BaseFine(TypedDict):
+    amount: str
+    since: str
+    act: str
 
 
 class PenaltyResult(TypedDict):
+    jurisdiction: str
+    kind: str
     penalties: list[Penalty]
     measures: list[Measure]
     group: str | None
@@ -47,17 +74,23 @@ class PenaltyResult(TypedDict):
     citations: list[str]
     explanation: str
     missing_parameters: list[str]
+    interpretations: list[Interpretation]
     points: NotRequired[Points]
-    interpretations: NotRequired[list[Interpretation]]
-    error: NotRequired[CaseErrorBody]
+    release_conditions: NotRequired[dict[str, list[ReleaseCondition]]]
+    measure_escalations: NotRequired[dict[str, Escalation]]
+    charges: NotRequired[list[Charge]]
+    base_fine: NotRequired[BaseFine]
 
 
 class DeadlineResult(TypedDict):
+    jurisdiction: str
+    kind: str
+    deadline: str
+    start: str
     due: str | None
     counting: str
     days: int | None
     citations: list[str]
     explanation: str
     missing_parameters: list[str]
-    interpretations: NotRequired[list[Interpretation]]
-    error: NotRequired[CaseErrorBody]
+    interpretations: list[Interpretation]

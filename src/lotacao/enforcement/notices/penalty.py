@@ -7,13 +7,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db.models import Q
 
-from lotacao.core.law import evaluate_case
+from lotacao.core.law import evaluate_penalty
 from lotacao.enforcement.models import AGENT_KINDS, InfractionNotice, OffenderKind
 from lotacao.enforcement.reading import infraction_day, local_day
-from lotacao.law.errors import CaseError
+from lotacao.law.results import PenaltyResult
 
 HISTORY_STATUS: dict[str, str] = {
     InfractionNotice.Status.DECIDED_FINAL.value: "final",
@@ -80,13 +79,7 @@ def penalty_case(notice: InfractionNotice, on: dt.date) -> dict[str, Any]:
     }
 
 
-def compute_penalty(notice: InfractionNotice) -> dict[str, Any]:
-    """The engine's result for the notice (for the preview before confirming, and to store)."""
-    on = infraction_day(notice)
-    try:
-        result = evaluate_case(penalty_case(notice, on))
-    except CaseError as error:
-        raise ValidationError(str(error)) from error
-    if "error" in result:
-        raise ValidationError(result["error"].get("message", "Caso inválido para o cálculo da penalidade."))
-    return result
+def compute_penalty(notice: InfractionNotice) -> PenaltyResult:
+    """The engine's result for the notice (for the preview before confirming, and to store); a
+    case the engine refuses is a LawError (a ValidationError with its Portuguese message)."""
+    return evaluate_penalty(penalty_case(notice, infraction_day(notice)))
