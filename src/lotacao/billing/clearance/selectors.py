@@ -2,7 +2,11 @@
 
 Which procedures unpaid charges block is pack data: the parameter `clearance.blocks` (a list of
 procedure ids; absent when the law makes no procedure depend on clearance). Procedure ids:
-grant, renewal, transfer, agent, inspection, reregistration, document.
+grant, renewal, transfer, agent, inspection, reregistration, document, release (of a seized
+vehicle: Maricá art. 56; Pernambuco, Lei 16.205/2017, art. 29-A, p.ú.).
+
+The clearance sees every charge of the ledger — fees of every kind, monthly fees and fines —
+and says which charge blocks and how to pay it (its slip, with the PIX code).
 
 A charge blocks when it is neither paid nor cancelled, is past its due date and is not under
 defense or appeal (`contested`) — the reading declared in each pack's `clearance.blocks`.
@@ -16,8 +20,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
+from django.urls import reverse
 
-from lotacao.billing.models import Charge
+from lotacao.billing.ledger.models import Charge
 from lotacao.core.formats import br_date, brl
 from lotacao.core.law import pack_for
 
@@ -30,6 +35,7 @@ PROCEDURES = {
     "inspection": "vistoria",
     "reregistration": "recadastramento",
     "document": "emissão de documentos",
+    "release": "liberação do veículo apreendido",
 }
 
 
@@ -77,7 +83,8 @@ def clearance(*, holder: Any, on: dt.date, procedure: str) -> Clearance:
     total = sum((c.amount for c in charges), Decimal("0.00"))
     reasons = [
         f"{c.get_kind_display()} em aberto: {c.description} — {brl(c.amount)}, "
-        f"vencida em {br_date(c.due_on)}."
+        f"vencida em {br_date(c.due_on)}. Para pagar: guia nº {c.slip_code} "
+        f"(guia com PIX copia e cola em {reverse('billing:slip', args=[c.pk])})."
         for c in charges
     ]
     reasons.insert(
