@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from django.db import models
+from django.utils import timezone
 
 from lotacao.core.tenancy import TenantModel
 
@@ -12,7 +13,7 @@ from lotacao.core.tenancy import TenantModel
 class BankImport(TenantModel):
     filename = models.CharField("arquivo", max_length=200)
     sha256 = models.CharField("resumo do arquivo", max_length=64)
-    report = models.JSONField("conciliação", default=dict)
+    report = models.JSONField("conciliação", default=dict, blank=True)
     created_by = models.ForeignKey(
         "accounts.User", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -26,7 +27,8 @@ class BankImport(TenantModel):
         verbose_name_plural = "importações de extratos bancários"
 
     def __str__(self) -> str:
-        return f"Extrato {self.filename} ({self.created_at:%d/%m/%Y %H:%M})"
+        when = f" ({timezone.localtime(self.created_at):%d/%m/%Y %H:%M})" if self.created_at else ""
+        return f"Extrato {self.filename}{when}"
 
     def count(self, section: str) -> int:
         return len(self.report.get(section, []))

@@ -106,9 +106,10 @@ class RunDetail(LoginRequiredMixin, View):
 
 
 def _lines_for(holder: Holder | None, code: str | None) -> list[tuple[str, str]]:
-    qs = Line.objects.filter(active=True)
-    if code:
-        qs = qs.filter(jurisdiction_id=code)
+    """The jurisdiction's active lines (public information: a holder's scope does not reach them)."""
+    if holder is None and not code:
+        return []
+    qs = Line.unscoped.filter(active=True, jurisdiction_id=holder.jurisdiction_id if holder else code)
     return [(str(line.pk), str(line)) for line in qs.order_by("code")]
 
 
@@ -162,7 +163,7 @@ def _file(request: HttpRequest, form: DeclarationForm, holder: Holder, source: s
     except Exception as error:
         form.add_error("month", str(getattr(error, "message", error)))
         return None
-    line = Line.objects.get(pk=int(data["line"]))
+    line = Line.unscoped.get(pk=int(data["line"]), jurisdiction_id=holder.jurisdiction_id)
     return attempt(
         request,
         form,
