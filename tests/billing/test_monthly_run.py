@@ -219,3 +219,31 @@ def test_command_refuses_bad_input_in_portuguese(world: Any) -> None:
         _json("--jurisdiction", "recife", "--period", "2027-13")
     with pytest.raises(CommandError, match="Jurisdição desconhecida"):
         _json("--jurisdiction", "atlantida", "--period", "2027-01")
+
+
+def test_the_nightly_job_resumes_an_interrupted_run(place: Any, new_holder: Any) -> None:
+    from django.utils import timezone
+
+    pe = place("pernambuco")
+    company = new_holder(pe, company=True, vehicles=1)
+    open_account(actor=None, holder=company, on=dt.date(2026, 1, 1), reason="CRC")
+    run = runs.simulate(actor=None, jurisdiction=pe, period=FEB, reason="simulação")
+    run = runs.approve(actor=None, run=run, reason="ok")
+    BillingRun.objects.filter(pk=run.pk).update(
+        status=BillingRun.Status.RUNNING, started_at=timezone.now() - dt.timedelta(hours=3)
+    )
+    assert runs.resume_interrupted(FEB) == {"retomados": 1, "cobrancas": 1}
+    assert runs.resume_interrupted(FEB) == {"retomados": 0, "cobrancas": 0}
+    assert Charge.objects.get().holder == company
+
+
+def test_missing_declarations_become_work_items(world: Any) -> None:
+    from lotacao.billing import queue
+
+    holder = world.objects["recife"]["registry.holder"]
+    open_account(actor=None, holder=holder, on=dt.date(2026, 1, 1), reason="outorga")
+    items = list(queue.items(dt.date(2027, 2, 5), 30))
+    assert [(i.kind, i.key) for i in items] == [
+        ("billing.declaration_missing", f"declaration:{holder.pk}:2027-01")
+    ]
+    assert str(holder) in items[0].title and "01/2027" in items[0].title

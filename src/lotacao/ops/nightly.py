@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from lotacao.billing.runs.services import resume_interrupted
 from lotacao.core.jobs import Job
 from lotacao.enforcement.effects import end_suspensions
 from lotacao.enforcement.notification import apply_missed_deadlines
@@ -40,6 +41,7 @@ JOBS = [
         "Fim das suspensões e prazos das intervenções",
         lambda d: end_suspensions(today=d),
     ),
+    Job("resume_billing_runs", "Faturamentos mensais interrompidos", resume_interrupted),
     Job("build_work_queue", "Fila de trabalho", lambda d: refresh(d)),
 ]
 BY_NAME = {job.name: job for job in JOBS}

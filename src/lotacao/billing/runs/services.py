@@ -152,3 +152,14 @@ def _audit(actor: Any, charges: list[Charge], reason: str) -> None:
 def preview(code: str, period: dt.date) -> Plan:
     """The plan without recording anything (the command's --dry-run)."""
     return build_plan(code, period)
+
+
+def resume_interrupted(day: dt.date) -> dict[str, int]:
+    """The nightly job: finish runs left `executando` by a process that stopped (no charge is made
+    twice: each one's key is checked)."""
+    stale = timezone.now() - dt.timedelta(hours=1)
+    resumed = made = 0
+    for run in BillingRun.unscoped.filter(status=BillingRun.Status.RUNNING, started_at__lt=stale):
+        made += len(execute(actor=None, run=run, reason="Retomada noturna de faturamento interrompido"))
+        resumed += 1
+    return {"retomados": resumed, "cobrancas": made}
