@@ -197,3 +197,11 @@ def test_counter_fees_from_the_engine_and_refusals(world: Any) -> None:
     with pytest.raises(ValidationError, match="já paga"):
         services.record_payment(actor=None, charge=ad, paid_on=DAY, reason="x")
         services.record_payment(actor=None, charge=ad, paid_on=DAY, reason="x")
+
+
+def test_pix_fields_give_back_the_transaction_id() -> None:
+    code = pix.payload(
+        key="k@x.br", beneficiary="Órgão", city="Maricá", amount=Decimal("10"), txid="MAR000000000042"
+    )
+    assert pix.txid(code) == "MAR000000000042" and pix.fields(code)["54"] == "10.00"
+    assert pix.txid(BCB_EXAMPLE) == "***"

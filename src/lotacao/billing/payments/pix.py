@@ -75,3 +75,19 @@ def payload(
 def is_valid(code: str) -> bool:
     """Whether a payload's last four characters are the CRC of the rest."""
     return len(code) > 8 and code[-8:-4] == "6304" and crc16(code[:-4]) == code[-4:].upper()
+
+
+def fields(code: str) -> dict[str, str]:
+    """The top-level TLV fields of a payload (tag → value); nested templates stay as text."""
+    out: dict[str, str] = {}
+    i = 0
+    while i + 4 <= len(code):
+        tag, size = code[i : i + 2], int(code[i + 2 : i + 4])
+        out[tag] = code[i + 4 : i + 4 + size]
+        i += 4 + size
+    return out
+
+
+def txid(code: str) -> str:
+    """The transaction id (field 62, subfield 05) a payer's bank returns with the credit."""
+    return fields(fields(code).get("62", "")).get("05", "")
