@@ -6,6 +6,13 @@ from typing import Any
 
 from django import forms
 
+
+def _choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)
+    field.choices = choices
+
+
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 MONTH_HELP = "mm/aaaa"
 
@@ -34,7 +41,7 @@ class FeeForm(forms.Form):
 
     def __init__(self, *args: Any, fees: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["fee"].choices = fees
+        _choices(self, "fee", fees)
 
 
 class AccountForm(forms.Form):
@@ -56,7 +63,7 @@ class DeclarationForm(forms.Form):
 
     def __init__(self, *args: Any, lines: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["line"].choices = lines
+        _choices(self, "line", lines)
 
 
 class CorrectionForm(forms.Form):
@@ -77,7 +84,7 @@ class RunForm(forms.Form):
 
     def __init__(self, *args: Any, jurisdictions: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["jurisdiction"].choices = jurisdictions
+        _choices(self, "jurisdiction", jurisdictions)
 
 
 class BankImportForm(forms.Form):
@@ -87,7 +94,7 @@ class BankImportForm(forms.Form):
 
     def __init__(self, *args: Any, jurisdictions: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["jurisdiction"].choices = jurisdictions
+        _choices(self, "jurisdiction", jurisdictions)
 
 
 class FareForm(forms.Form):
@@ -106,8 +113,8 @@ class FareForm(forms.Form):
         self, *args: Any, lines: list[tuple[str, str]], studies: list[tuple[str, str]], **kwargs: Any
     ):
         super().__init__(*args, **kwargs)
-        self.fields["line"].choices = lines
-        self.fields["study"].choices = [("", "—"), *studies]
+        _choices(self, "line", lines)
+        _choices(self, "study", [("", "—"), *studies])
 
 
 class ReadjustmentForm(forms.Form):
@@ -120,7 +127,7 @@ class ReadjustmentForm(forms.Form):
 
     def __init__(self, *args: Any, jurisdictions: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["jurisdiction"].choices = jurisdictions
+        _choices(self, "jurisdiction", jurisdictions)
 
 
 STUDY_FIELDS = [
@@ -166,7 +173,7 @@ class StudyForm(forms.Form):
         self, *args: Any, jurisdictions: list[tuple[str, str]], lines: list[tuple[str, str]], **kwargs: Any
     ):
         super().__init__(*args, **kwargs)
-        self.fields["jurisdiction"].choices = jurisdictions
-        self.fields["line"].choices = [("", "Todo o serviço"), *lines]
+        _choices(self, "jurisdiction", jurisdictions)
+        _choices(self, "line", [("", "Todo o serviço"), *lines])
         for name, label in STUDY_FIELDS:
             self.fields[name] = forms.DecimalField(label=label, min_value=0, required=False)

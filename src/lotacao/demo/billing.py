@@ -90,7 +90,9 @@ def _agency_values(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> 
 
 def _accounts(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
     live = Permit.unscoped.filter(jurisdiction=jurisdiction, status__in=Permit.LIVE).select_related("holder")
-    pairs = [(p.holder, p.granted_on or p.applied_on, []) for p in live]
+    pairs: list[tuple[Holder, dt.date, list[str]]] = [
+        (p.holder, p.granted_on or p.applied_on, []) for p in live
+    ]
     if not pairs:  # chartering: the companies with vehicles
         holders = Holder.unscoped.filter(jurisdiction=jurisdiction, vehicles__isnull=False).distinct()
         pairs = [(h, today - relativedelta(months=6), ["eventual"]) for h in holders]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -99,9 +100,7 @@ class RunDetail(LoginRequiredMixin, View):
                 "Faturamento executado: cobranças emitidas.",
             )
         for error in form.non_field_errors():
-            from django.contrib import messages
-
-            messages.error(request, error)
+            messages.error(request, str(error))
         return redirect("billing:run", run.pk)
 
 
@@ -119,7 +118,8 @@ class DeclarationList(LoginRequiredMixin, View):
     def holder(self, request: HttpRequest) -> Holder | None:
         acc = access(request)
         if acc is not None and acc.is_holder:
-            return Holder.objects.get(pk=acc.holder_id)
+            holder: Holder = Holder.objects.get(pk=acc.holder_id)
+            return holder
         return None
 
     def render(self, request: HttpRequest, form: DeclarationForm | None = None) -> HttpResponse:
