@@ -86,7 +86,7 @@ def test_recife_10000_passengers_at_4_reais_owe_1600(world: Any, agency: Any) ->
     charge = Charge.objects.get()
     assert charge.amount == Decimal("1600.00") and charge.base == Decimal("40000.00")
     assert charge.rate == Decimal("4") and charge.competence == FEB and charge.fund == "stm"
-    assert "10000 passageiros pagantes × R$\xa04,00" in charge.base_label
+    assert "10.000 passageiros pagantes × R$\xa04,00" in charge.base_label
     assert AuditEvent.objects.filter(action="charge.issued", object_id=str(charge.pk)).exists()
     # running the month twice creates nothing new
     assert _json("--jurisdiction", "recife", "--period", "2027-02") == []

@@ -114,14 +114,19 @@ def _base_of(plan: Plan, fee: str, method: str, decl: DemandDeclaration, fares: 
         )
         return None
     base = decl.full_passengers * fare.amount
-    text = f"{decl.full_passengers} passageiros pagantes × {brl(fare.amount)} ({fare.act})"
+    text = f"{_count(decl.full_passengers)} passageiros pagantes × {brl(fare.amount)} ({fare.act})"
     if decl.reduced_passengers:
         if fare.reduced_amount is None:
             plan.refuse(f"A tarifa da linha {decl.line.code} não tem valor com desconto ({fare.act}).")
             return None
         base += decl.reduced_passengers * fare.reduced_amount
-        text += f" + {decl.reduced_passengers} com desconto × {brl(fare.reduced_amount)}"
+        text += f" + {_count(decl.reduced_passengers)} com desconto × {brl(fare.reduced_amount)}"
     return base, f"{text}, demanda de {month}"
+
+
+def _count(number: int) -> str:
+    """10000 → 10.000 (Brazilian thousands separator)."""
+    return f"{number:,}".replace(",", ".")
 
 
 def _plan_rate_fee(plan: Plan, fee: str, existing: set[str]) -> None:
