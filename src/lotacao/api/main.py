@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
 
 from lotacao.api.auth import AUTH
+from lotacao.billing import api as billing_api
 from lotacao.core.problems import problem, refused
 from lotacao.documents import api as documents_api
 from lotacao.enforcement.due_process import api as api_process
@@ -43,6 +44,7 @@ ROUTERS = [
     ("", api_measures.router),  # /infraction-notices/{id}/measures, /measures/...
     ("/fines", api_fines.router),
     ("/due-process", api_process.router),
+    ("/billing", billing_api.router),
     ("/public", public_api.router),
 ]
 for prefix, router in ROUTERS:

@@ -108,3 +108,9 @@ declare(
     expected=("permits",),
     doc="As vistorias perguntam a que permissão o veículo serve.",
 )
+declare(
+    "charge_paid",
+    expected=(),
+    doc="A cobrança avisa o módulo dono da dívida (a multa do auto, em fiscalização) quando um "
+    "pagamento chega pelo caixa ou pelo extrato bancário; chamado com charge, paid_on, actor e reason.",
+)

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from lotacao.billing.runs.services import resume_interrupted
 from lotacao.core.idempotency import prune_idempotency_keys
 from lotacao.core.jobs import Job
 from lotacao.enforcement.due_process.settle import settle_due_process
@@ -43,6 +44,7 @@ JOBS = [
         "Fim das suspensões e prazos das intervenções",
         lambda d: end_suspensions(today=d),
     ),
+    Job("resume_billing_runs", "Faturamentos mensais interrompidos", resume_interrupted),
     Job("build_work_queue", "Fila de trabalho", lambda d: refresh(d)),
     Job(
         "prune_idempotency_keys",

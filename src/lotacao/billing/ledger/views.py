@@ -1,0 +1,234 @@
+"""Screens of the ledger: charges (list, detail with payment and cancellation, slip), a holder's
+ledger (charges, clearance, counter fees, billing account, the month's slip)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views import View
+
+from lotacao.audit.services import history
+from lotacao.billing import lawdata, permissions
+from lotacao.billing.clearance.selectors import clearance
+from lotacao.billing.forms import AccountForm, CancelForm, FeeForm, PaymentForm
+from lotacao.billing.ledger import services
+from lotacao.billing.ledger.models import Account, Charge
+from lotacao.billing.payments import slips
+from lotacao.billing.runs.declarations import parse_month
+from lotacao.billing.viewkit import access, attempt, require, today
+from lotacao.registry.models import Holder
+
+
+class ChargeList(LoginRequiredMixin, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        qs = Charge.objects.select_related("holder__person", "holder__company").order_by("-due_on", "-id")
+        state = request.GET.get("situacao", "")
+        if state == "abertas":
+            qs = qs.filter(cancelled=False, paid_on__isnull=True)
+        elif state == "vencidas":
+            qs = qs.filter(cancelled=False, paid_on__isnull=True, due_on__lt=today())
+        elif state == "pagas":
+            qs = qs.filter(paid_on__isnull=False)
+        return render(
+            request,
+            "billing/charges.html",
+            {
+                "title": "Cobranças",
+                "charges": qs[:200],
+                "state": state,
+                "today": today(),
+                "access": access(request),
+            },
+        )
+
+
+class ChargeDetail(LoginRequiredMixin, View):
+    model = Charge
+
+    def get_charge(self, pk: int) -> Charge:
+        charge: Charge = get_object_or_404(Charge.objects.select_related("holder", "line"), pk=pk)
+        return charge
+
+    def render(self, request: HttpRequest, charge: Charge, **forms: Any) -> HttpResponse:
+        can_pay = permissions.has(access(request), charge.jurisdiction_id, permissions.OFFICE)
+        open_now = not charge.cancelled and charge.paid_on is None
+        extra, why = services.late_amount(charge, today())
+        return render(
+            request,
+            "billing/charge.html",
+            {
+                "title": str(charge),
+                "charge": charge,
+                "status": charge.status_label(today()),
+                "late": extra,
+                "late_why": why,
+                "fund": lawdata.fund_labels(charge.jurisdiction_id, charge.due_on).get(charge.fund, ""),
+                "payments": charge.payments.all(),
+                "pay_form": forms.get("pay_form")
+                or (PaymentForm(initial={"paid_on": today()}) if can_pay and open_now else None),
+                "cancel_form": forms.get("cancel_form") or (CancelForm() if can_pay and open_now else None),
+                "events": history(charge)[:50],
+            },
+        )
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self.render(request, self.get_charge(pk))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        charge = self.get_charge(pk)
+        require(request, charge.jurisdiction_id, permissions.OFFICE, "registrar pagamentos")
+        if "cancelar" in request.POST:
+            cancel = CancelForm(request.POST)
+            if cancel.is_valid() and attempt(
+                request,
+                cancel,
+                lambda: services.cancel_charge(
+                    actor=request.user, charge=charge, reason=cancel.cleaned_data["reason"]
+                ),
+                "Cobrança cancelada.",
+            ):
+                return redirect("billing:charge", charge.pk)
+            return self.render(request, charge, cancel_form=cancel)
+        form = PaymentForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            done = attempt(
+                request,
+                form,
+                lambda: services.record_payment(
+                    actor=request.user,
+                    charge=charge,
+                    paid_on=data["paid_on"],
+                    reason=data["reason"],
+                    payment_reference=data["reference"],
+                    method="balcao",
+                ),
+                "Pagamento registrado.",
+            )
+            if done:
+                return redirect("billing:charge", charge.pk)
+        return self.render(request, charge, pay_form=form)
+
+
+def _pdf(content: bytes, name: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{name}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+class ChargeSlip(LoginRequiredMixin, View):
+    model = Charge
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        charge = get_object_or_404(Charge.objects.select_related("holder__jurisdiction"), pk=pk)
+        slip = slips.charge_slip(charge, today())
+        if request.GET.get("formato") == "html":
+            return render(request, "billing/slip.html", {"title": slip.title, "slip": slip})
+        return _pdf(slips.pdf(slip), f"guia-{slip.code}.pdf")
+
+
+class HolderLedger(LoginRequiredMixin, View):
+    """A holder's ledger: every charge, the clearance, the counter fees and the billing account."""
+
+    model = Holder
+
+    def get_holder(self, pk: int) -> Holder:
+        holder: Holder = get_object_or_404(Holder.objects.select_related("person", "company"), pk=pk)
+        return holder
+
+    def render(
+        self, request: HttpRequest, holder: Holder, fee_form: Any = None, account_form: Any = None
+    ) -> HttpResponse:
+        code = holder.jurisdiction_id
+        office = permissions.has(access(request), code, permissions.OFFICE)
+        fees = [(f, lawdata.description(code, f"fee.{f}")) for f in lawdata.fee_ids(code)]
+        verdicts = [(label, clearance(holder=holder, on=today(), procedure=p)) for p, label in _procedures()]
+        return render(
+            request,
+            "billing/ledger.html",
+            {
+                "title": f"Cobranças — {holder}",
+                "holder": holder,
+                "charges": Charge.objects.filter(holder=holder).order_by("-due_on", "-id"),
+                "account": Account.objects.filter(holder=holder).first(),
+                "verdicts": verdicts,
+                "today": today(),
+                "month": today().replace(day=1),
+                "office": office,
+                "fee_form": fee_form or (FeeForm(fees=fees) if office and fees else None),
+                "account_form": account_form or (AccountForm(initial={"on": today()}) if office else None),
+            },
+        )
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self.render(request, self.get_holder(pk))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        holder = self.get_holder(pk)
+        code = holder.jurisdiction_id
+        require(request, code, permissions.OFFICE, "emitir taxas ou inscrever permissionários")
+        if "taxa" in request.POST:
+            fees = [(f, lawdata.description(code, f"fee.{f}")) for f in lawdata.fee_ids(code)]
+            form = FeeForm(request.POST, fees=fees)
+            if form.is_valid():
+                data = form.cleaned_data
+                charge = attempt(
+                    request,
+                    form,
+                    lambda: services.issue_fee(
+                        actor=request.user,
+                        holder=holder,
+                        fee=data["fee"],
+                        on=today(),
+                        months=data["months"],
+                        reason=data["reason"],
+                    ),
+                    "Taxa emitida.",
+                )
+                if charge is not None:
+                    return redirect("billing:charge", charge.pk)
+            return self.render(request, holder, fee_form=form)
+        form2 = AccountForm(request.POST)
+        if form2.is_valid():
+            data = form2.cleaned_data
+            closing = "encerrar" in request.POST
+            action = services.close_account if closing else services.open_account
+            done = attempt(
+                request,
+                form2,
+                lambda: action(actor=request.user, holder=holder, on=data["on"], reason=data["reason"]),
+                "Inscrição encerrada." if closing else "Permissionário inscrito para a cobrança mensal.",
+            )
+            if done:
+                return redirect("billing:ledger", holder.pk)
+        return self.render(request, holder, account_form=form2)
+
+
+def _procedures() -> list[tuple[str, str]]:
+    from lotacao.billing.clearance.selectors import PROCEDURES
+
+    return [(p, label.capitalize()) for p, label in PROCEDURES.items()]
+
+
+class HolderMonthSlip(LoginRequiredMixin, View):
+    model = Holder
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        holder = get_object_or_404(Holder.objects.all(), pk=pk)
+        try:
+            month = parse_month(request.GET.get("mes", f"{today():%m/%Y}"))
+        except Exception:
+            month = today().replace(day=1)
+        slip = slips.holder_month_slip(holder, month, today())
+        if request.GET.get("formato") == "html":
+            return render(request, "billing/slip.html", {"title": slip.title, "slip": slip})
+        return _pdf(slips.pdf(slip), f"guia-{slip.code}.pdf")
+
+
+def month_of(value: dt.date) -> str:
+    return f"{value:%m/%Y}"

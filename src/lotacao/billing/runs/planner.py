@@ -1,0 +1,288 @@
+"""The monthly run's plan: every charge a period would create, why, and what is missing.
+
+The run of period P (a month) charges the fees of `billing.monthly_fees`:
+- a rate on demand (Recife's management fee, art. 25, § 1º, I: "da demanda transportada no mês
+  anterior"; Cabo's RST, art. 3º): on each declaration of the month before P, the money base by
+  the agency's method (`fee.base.<id>`), valued by the engine on P's first day;
+- an amount per vehicle (Pernambuco's FUSP-F: NV × R$ 40,45, due on day 10 of P): on each open
+  account, its vehicles in service on P's first day, with the account's modality for exemptions.
+A value the law leaves open and the agency has not supplied (the base, a rate, a due day) is a
+refusal naming it; the run is not made until it is supplied. Charges already made for P (their
+key exists) are not planned again.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+from django.db.models import Count, Q
+
+from lotacao.billing import lawdata
+from lotacao.billing.fares.models import FareAct
+from lotacao.billing.ledger.models import Account, Charge
+from lotacao.billing.runs.models import DemandDeclaration
+from lotacao.core import law
+from lotacao.core.formats import br_date, brl
+from lotacao.registry.models import Holder, Vehicle
+
+
+@dataclass
+class Plan:
+    code: str
+    period: dt.date
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def refuse(self, text: str) -> None:
+        if text not in self.refusals:
+            self.refusals.append(text)
+
+
+def _missing(code: str, name: str, on: dt.date, what: str = "") -> str:
+    found = law.entry(code, name, on)
+    label = lawdata.description(code, name)
+    why = found.reason if found is not None and found.reason else "sem valor em vigor nesta data"
+    cite = f" ({found.citation})" if found is not None else ""
+    extra = f" {what}" if what else ""
+    return (
+        f"Falta o valor “{label}” em {br_date(on)}{extra}: {why}{cite}. O gestor o informa em Valores da lei."
+    )
+
+
+def build_plan(code: str, period: dt.date) -> Plan:
+    period = period.replace(day=1)
+    plan = Plan(code=code, period=period)
+    fees, found = lawdata.monthly_fees(code, period)
+    if found is not None and found.status == "undefined":
+        plan.refuse(_missing(code, "billing.monthly_fees", period))
+    existing = set(
+        Charge.unscoped.filter(jurisdiction_id=code, key__startswith=f"run:{period:%Y-%m}:").values_list(
+            "key", flat=True
+        )
+    )
+    for fee in fees:
+        entry = law.entry(code, f"fee.{fee}", period)
+        if entry is None or entry.status == "repealed":
+            continue
+        if entry.status == "undefined":
+            plan.refuse(_missing(code, f"fee.{fee}", period))
+            continue
+        if "rate" in entry.value:
+            _plan_rate_fee(plan, fee, existing)
+        elif entry.value.get("per") == "vehicles":
+            _plan_vehicle_fee(plan, fee, existing)
+    return plan
+
+
+class _Engine:
+    """The engine's answer per distinct input (a run asks the same question many times)."""
+
+    def __init__(self, code: str, fee: str, on: dt.date) -> None:
+        self.code, self.fee, self.on = code, fee, on
+        self.cache: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def __call__(self, **inputs: Any) -> dict[str, Any]:
+        key = tuple(sorted(inputs.items()))
+        if key not in self.cache:
+            case = {"jurisdiction": self.code, "kind": "fee", "fee": self.fee, "date": self.on.isoformat()}
+            self.cache[key] = law.evaluate_case({**case, **inputs})
+        return self.cache[key]
+
+
+def _base_of(plan: Plan, fee: str, method: str, decl: DemandDeclaration, fares: dict[int, Any]) -> Any:
+    """(money base, how it was found) of a declaration, or None after recording what is missing."""
+    month = f"{decl.month:%m/%Y}"
+    if method == "declared_revenue":
+        if decl.revenue is None:
+            plan.refuse(
+                f"A declaração de {month} de {decl.holder} (linha {decl.line.code}) não informa a receita."
+            )
+            return None
+        return decl.revenue, f"receita declarada de {month}"
+    fare = fares.get(decl.line_id)
+    if fare is None:
+        plan.refuse(
+            f"A linha {decl.line.code} não tem tarifa em vigor em "
+            f"{br_date(plan.period - dt.timedelta(days=1))}: "
+            "registre o ato que a fixou em Tarifas."
+        )
+        return None
+    base = decl.full_passengers * fare.amount
+    text = f"{_count(decl.full_passengers)} passageiros pagantes × {brl(fare.amount)} ({fare.act})"
+    if decl.reduced_passengers:
+        if fare.reduced_amount is None:
+            plan.refuse(f"A tarifa da linha {decl.line.code} não tem valor com desconto ({fare.act}).")
+            return None
+        base += decl.reduced_passengers * fare.reduced_amount
+        text += f" + {_count(decl.reduced_passengers)} com desconto × {brl(fare.reduced_amount)}"
+    return base, f"{text}, demanda de {month}"
+
+
+def _count(number: int) -> str:
+    """10000 → 10.000 (Brazilian thousands separator)."""
+    return f"{number:,}".replace(",", ".")
+
+
+def _plan_rate_fee(plan: Plan, fee: str, existing: set[str]) -> None:
+    code, period = plan.code, plan.period
+    base_month = period - relativedelta(months=1)
+    method_entry = law.entry(code, f"fee.base.{fee}", period)
+    if method_entry is None or method_entry.status != "value":
+        plan.refuse(_missing(code, f"fee.base.{fee}", period))
+        return
+    method = str(method_entry.value.get("method", ""))
+    if method not in lawdata.BASE_METHODS:
+        plan.refuse(f"Método de apuração da base desconhecido: {method} ({method_entry.citation}).")
+        return
+    declarations = DemandDeclaration.unscoped.filter(jurisdiction_id=code, month=base_month).select_related(
+        "holder__person", "holder__company", "line"
+    )
+    if method == "survey":
+        declarations = declarations.filter(source=DemandDeclaration.Source.SURVEY)
+    last_day = period - dt.timedelta(days=1)
+    fares = _fares_on(code, last_day)
+    engine = _Engine(code, fee, period)
+    label = lawdata.description(code, f"fee.{fee}")
+    fund = lawdata.fund_of(code, fee, period)
+    rate = Decimal(str(law.value(code, f"fee.{fee}", period)["rate"]))
+    declared = set()
+    for decl in declarations.order_by("holder_id", "line_id"):
+        declared.add(decl.holder_id)
+        key = f"run:{period:%Y-%m}:{fee}:{decl.holder_id}:{decl.line_id}"
+        if key in existing:
+            continue
+        found = _base_of(plan, fee, method, decl, fares)
+        if found is None:
+            continue
+        base, base_label = found
+        result = engine(demand_revenue=str(base))
+        if result.get("due") is None:
+            plan.refuse(_missing(code, f"fee.due_day.{fee}", period))
+            continue
+        _add(
+            plan,
+            key,
+            decl.holder,
+            fee,
+            label,
+            result,
+            fund,
+            base=base,
+            base_label=base_label,
+            rate=rate,
+            line_id=decl.line_id,
+        )
+    _note_missing_declarations(plan, base_month, declared)
+
+
+def _fares_on(code: str, day: dt.date) -> dict[int, Any]:
+    fares: dict[int, Any] = {}
+    rows = FareAct.unscoped.filter(jurisdiction_id=code, valid_from__lte=day, annulled_at__isnull=True)
+    for fare in rows.order_by("line_id", "valid_from"):
+        fares[fare.line_id] = fare  # the latest start wins
+    return fares
+
+
+def _open_accounts(code: str, start: dt.date, end: dt.date) -> list[Account]:
+    return list(
+        Account.unscoped.filter(jurisdiction_id=code, opened_on__lte=end)
+        .filter(Q(closed_on__isnull=True) | Q(closed_on__gte=start))
+        .select_related("holder__person", "holder__company")
+        .order_by("holder_id")
+    )
+
+
+def _note_missing_declarations(plan: Plan, month: dt.date, declared: set[int]) -> None:
+    end = month + relativedelta(months=1) - dt.timedelta(days=1)
+    missing = [a.holder for a in _open_accounts(plan.code, month, end) if a.holder_id not in declared]
+    for holder in missing:
+        plan.notes.append(f"Sem declaração de demanda de {month:%m/%Y}: {holder} (item na fila de trabalho).")
+
+
+def _plan_vehicle_fee(plan: Plan, fee: str, existing: set[str]) -> None:
+    code, period = plan.code, plan.period
+    end = period + relativedelta(months=1) - dt.timedelta(days=1)
+    accounts = _open_accounts(code, period, end)
+    counts: dict[int, int] = defaultdict(int)
+    in_service = Vehicle.unscoped.filter(jurisdiction_id=code, holder__isnull=False).filter(
+        Q(deregistered_on__isnull=True) | Q(deregistered_on__gt=period)
+    )
+    for row in in_service.values("holder_id").annotate(n=Count("id")):
+        counts[row["holder_id"]] = row["n"]
+    engine = _Engine(code, fee, period)
+    label = lawdata.description(code, f"fee.{fee}")
+    fund = lawdata.fund_of(code, fee, period)
+    for account in accounts:
+        key = f"run:{period:%Y-%m}:{fee}:{account.holder_id}:0"
+        if key in existing:
+            continue
+        vehicles = counts.get(account.holder_id, 0)
+        if vehicles == 0:
+            plan.notes.append(f"{account.holder}: nenhum veículo em serviço em {br_date(period)}.")
+            continue
+        inputs: dict[str, Any] = {"vehicles": vehicles}
+        if len(account.modalities) == 1:
+            inputs["modality"] = account.modalities[0]
+        result = engine(**inputs)
+        if result.get("amount") in (None, "0.00"):
+            plan.notes.append(f"{account.holder}: {result.get('explanation', '')}")
+            continue
+        if result.get("due") is None:
+            plan.refuse(_missing(code, f"fee.due_day.{fee}", period))
+            continue
+        word = "veículo" if vehicles == 1 else "veículos"
+        _add(
+            plan,
+            key,
+            account.holder,
+            fee,
+            label,
+            result,
+            fund,
+            base=Decimal(vehicles),
+            base_label=f"{vehicles} {word} em serviço em {br_date(period)}",
+            rate=None,
+            line_id=None,
+        )
+
+
+def _add(
+    plan: Plan,
+    key: str,
+    holder: Holder,
+    fee: str,
+    label: str,
+    result: dict[str, Any],
+    fund: str,
+    *,
+    base: Decimal,
+    base_label: str,
+    rate: Decimal | None,
+    line_id: int | None,
+) -> None:
+    plan.lines.append(
+        {
+            "key": key,
+            "holder_id": holder.pk,
+            "holder": str(holder),
+            "fee": fee,
+            "kind": Charge.Kind.FEE.value,
+            "description": f"{label} — {plan.period:%m/%Y}",
+            "competence": plan.period.isoformat(),
+            "base": str(base),
+            "base_label": base_label,
+            "rate": None if rate is None else str(rate),
+            "amount": str(result["amount"]),
+            "due_on": str(result["due"]),
+            "citation": "; ".join(result.get("citations", [])),
+            "explanation": str(result.get("explanation", "")),
+            "fund": fund,
+            "line_id": line_id,
+        }
+    )

@@ -1,0 +1,172 @@
+"""Demo data of billing (called by lotacao.demo.base after the other domains).
+
+For each jurisdiction:
+- the billing register: every holder of a live permit is enrolled from the grant (Pernambuco, with
+  no permits here, its companies with vehicles, in the eventual modality);
+- the fare of each line, citing a demonstration act (with the council's opinion where the law
+  requires one);
+- the values the law leaves to the agency that the monthly run needs, as demonstration acts: the
+  money base and due day of Recife's management fee and Cabo's RST, and every agency's PIX key;
+- the demand of last month declared by the demo holder (`permissionario.<code>`);
+- last month billed (approved and executed), so ledgers, slips and the funds report have monthly
+  charges; this month simulated and waiting for the manager's approval.
+
+Idempotent: every row is looked up before it is made; writes go through the services.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from lotacao.accounts.models import HolderAccount
+from lotacao.billing.fares.models import FareAct
+from lotacao.billing.fares.services import set_fare
+from lotacao.billing.ledger.models import Account
+from lotacao.billing.ledger.services import open_account
+from lotacao.billing.runs import services as runs
+from lotacao.billing.runs.declarations import declare_demand
+from lotacao.billing.runs.models import BillingRun, DemandDeclaration
+from lotacao.core import law
+from lotacao.core.models import AgencyValue, Jurisdiction
+from lotacao.permits.models import Permit
+from lotacao.registry.models import Holder, Line, Vehicle
+from lotacao.web.agency_values import set_agency_value
+
+REASON = "Dados de demonstração"
+ACT = "Portaria de demonstração nº 1/2025"
+FARES = {"recife": "4.10", "cabo": "4.50", "esteio": "5.20", "marica": "3.80"}
+# What the demo agencies decided where their law leaves it open (never the law's own values).
+AGENCY_VALUES: dict[str, list[tuple[str, Any]]] = {
+    "recife": [("fee.base.management", {"method": "passengers_x_fare"}), ("fee.due_day.management", 15)],
+    "cabo": [("fee.base.rst", {"method": "declared_revenue"}), ("fee.due_day.rst", 20)],
+}
+
+
+def load(today: dt.date, summary: Any) -> None:
+    today = min(today, timezone.localdate())
+    for jurisdiction in Jurisdiction.objects.order_by("code"):
+        code = jurisdiction.code
+        _agency_values(jurisdiction, today, summary)
+        _accounts(jurisdiction, today, summary)
+        _fares(jurisdiction, today, summary)
+        _declaration(jurisdiction, today, summary)
+        _runs(jurisdiction, today, summary, code)
+
+
+def _agency_values(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
+    start = law.pack_for(jurisdiction.code).start
+    values = [*AGENCY_VALUES.get(jurisdiction.code, [])]
+    values.append(
+        (
+            "billing.pix",
+            {
+                "key": f"pix@{jurisdiction.code}.demonstracao.gov.br",
+                "beneficiary": jurisdiction.official_name.split(" — ")[0][:25],
+                "city": jurisdiction.name[:15],
+            },
+        )
+    )
+    for parameter, value in values:
+        if AgencyValue.unscoped.filter(jurisdiction=jurisdiction, parameter=parameter).exists():
+            summary.existing += 1
+            continue
+        set_agency_value(
+            actor=None,
+            jurisdiction=jurisdiction,
+            parameter=parameter,
+            valid_from=start,
+            value=value,
+            cite=ACT,
+            reason=REASON,
+        )
+        summary.created += 1
+
+
+def _accounts(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
+    live = Permit.unscoped.filter(jurisdiction=jurisdiction, status__in=Permit.LIVE).select_related("holder")
+    pairs: list[tuple[Holder, dt.date, list[str]]] = [
+        (p.holder, p.granted_on or p.applied_on, []) for p in live
+    ]
+    if not pairs:  # chartering: the companies with vehicles
+        holders = Holder.unscoped.filter(jurisdiction=jurisdiction, vehicles__isnull=False).distinct()
+        pairs = [(h, today - relativedelta(months=6), ["eventual"]) for h in holders]
+    for holder, since, modalities in pairs:
+        if Account.unscoped.filter(holder=holder).exists():
+            summary.existing += 1
+            continue
+        open_account(actor=None, holder=holder, on=since, reason=REASON, modalities=modalities)
+        summary.created += 1
+
+
+def _fares(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
+    amount = FARES.get(jurisdiction.code)
+    if amount is None:
+        return
+    since = max(law.pack_for(jurisdiction.code).start, today - relativedelta(years=1)).replace(day=1)
+    for line in Line.unscoped.filter(jurisdiction=jurisdiction):
+        if FareAct.unscoped.filter(line=line).exists():
+            summary.existing += 1
+            continue
+        set_fare(
+            actor=None,
+            line=line,
+            valid_from=since,
+            amount=amount,
+            reduced_amount=Decimal(amount) / 2,
+            act=f"Decreto de demonstração nº 10/{since.year}",
+            council_opinion="Parecer de demonstração",
+            reason=REASON,
+        )
+        summary.created += 1
+
+
+def _declaration(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
+    account = HolderAccount.objects.filter(user__username=f"permissionario.{jurisdiction.code}").first()
+    line = Line.unscoped.filter(jurisdiction=jurisdiction).order_by("code").first()
+    if account is None or line is None:
+        return
+    for months in (2, 1):
+        month = today.replace(day=1) - relativedelta(months=months)
+        if DemandDeclaration.unscoped.filter(holder=account.holder, month=month).exists():
+            summary.existing += 1
+            continue
+        declare_demand(
+            actor=None,
+            holder=account.holder,
+            line=line,
+            month=month,
+            full_passengers=9_800 + months,
+            reduced_passengers=600,
+            free_passengers=240,
+            km=Decimal("6200"),
+            revenue=Decimal("41400.00"),
+            source=DemandDeclaration.Source.HOLDER,
+            reason=REASON,
+            today=today,
+        )
+        summary.created += 1
+
+
+def _runs(jurisdiction: Jurisdiction, today: dt.date, summary: Any, code: str) -> None:
+    this_month = today.replace(day=1)
+    last_month = this_month - relativedelta(months=1)
+    if not Vehicle.unscoped.filter(jurisdiction=jurisdiction).exists():
+        return
+    if not BillingRun.unscoped.filter(jurisdiction=jurisdiction, period=last_month).exists():
+        try:
+            run = runs.simulate(actor=None, jurisdiction=jurisdiction, period=last_month, reason=REASON)
+            if run.status == BillingRun.Status.PLANNED and run.plan:
+                run = runs.approve(actor=None, run=run, reason=REASON)
+                runs.execute(actor=None, run=run, reason=REASON)
+        except ValidationError:
+            return
+        summary.created += 1
+    if not BillingRun.unscoped.filter(jurisdiction=jurisdiction, period=this_month).exists():
+        runs.simulate(actor=None, jurisdiction=jurisdiction, period=this_month, reason=REASON)
+        summary.created += 1
