@@ -17,6 +17,7 @@ from lotacao.documents import api as documents_api
 from lotacao.enforcement import api as enforcement_api
 from lotacao.enforcement import api_fines, api_measures, api_process
 from lotacao.inspections import api as inspections_api
+from lotacao.lines import api as lines_api
 from lotacao.permits import api as permits_api
 from lotacao.public import api as public_api
 from lotacao.registry import api as registry_api
@@ -37,6 +38,7 @@ ROUTERS = [
     ("/permits", permits_api.router),
     ("/documents", documents_api.router),
     ("/inspections", inspections_api.router),
+    ("/lines", lines_api.router),
     ("/infraction-notices", enforcement_api.router),
     ("", api_measures.router),  # /infraction-notices/{id}/measures, /measures/...
     ("/fines", api_fines.router),
