@@ -61,7 +61,7 @@ DRAFT_NAMES = {
     "M-30": "Inoã — Centro",
 }
 REGIONS = {"M-10": "Itaipuaçu", "M-20": "Ponta Negra", "M-30": "Inoã"}
-AGENCY_VALUES = {
+AGENCY_VALUES: dict[str, dict[str, Any]] = {
     "cabo": {"lines.shared_stretch": {"buffer_m": 25, "min_length_m": 300}},
     "marica": {
         "lines.shared_stretch": {"buffer_m": 25, "min_length_m": 300},
@@ -287,7 +287,7 @@ def _places(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
             summary.existing += 1
             continue
         start = permit.granted_on or today
-        if selectors.version_in_force(permit.line, start) is None:
+        if permit.line is None or selectors.version_in_force(permit.line, start) is None:
             continue
         place = places.assign_place(
             actor=None,

@@ -20,6 +20,7 @@ import io
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import IO, Any
 
 from lotacao.core import law
@@ -28,7 +29,7 @@ from lotacao.law.calendar import official_holidays, parse_municipal
 from lotacao.lines import geometry
 from lotacao.lines import law as lines_law
 from lotacao.lines.models import LineVersion, ServiceOrder, ServicePeriod, Stop
-from lotacao.lines.selectors import service_order_in_force, version_in_force
+from lotacao.lines.selectors import orders_in_force, versions_in_force
 from lotacao.registry.models import Line
 
 HORIZON_DAYS = 365  # an order without an end is published for a year from the export date
@@ -82,6 +83,7 @@ class NoFeed(Exception):
     """The jurisdiction's law has no lines (Pernambuco's chartering): there is no feed."""
 
 
+@lru_cache(maxsize=200_000)
 def gtfs_time(minutes: int, seconds: int = 0) -> str:
     total = minutes * 60 + seconds
     return f"{total // 3600:02d}:{total % 3600 // 60:02d}:{total % 60:02d}"
@@ -116,19 +118,37 @@ def _offsets(version: LineVersion, stops: list[Stop], trip_minutes: int) -> list
 
 
 def published(code: str, on: dt.date) -> list[Published]:
-    """The lines with an approved version and a service order in force on `on`."""
+    """The lines with an approved version and a service order in force on `on` (a handful of
+    queries for the whole jurisdiction, whatever the number of lines)."""
+    lines = {x.pk: x for x in Line.unscoped.filter(jurisdiction_id=code, active=True)}
+    has_version = set(
+        versions_in_force(on)
+        .filter(jurisdiction_id=code, line_id__in=lines)
+        .values_list("line_id", flat=True)
+    )
+    chosen: dict[int, ServiceOrder] = {}
+    rows = orders_in_force(on).filter(jurisdiction_id=code, line_id__in=has_version).select_related("version")
+    for order in rows.order_by("line_id", "-valid_from", "-number"):
+        best = chosen.get(order.line_id)
+        if best is None or (order.kind == "temporary" and best.kind != "temporary"):
+            chosen[order.line_id] = order  # a temporary order over the regular one while it lasts
+    stops: dict[int, list[Stop]] = {}
+    for stop in Stop.unscoped.filter(version_id__in={o.version_id for o in chosen.values()}).order_by(
+        "sequence"
+    ):
+        stops.setdefault(stop.version_id, []).append(stop)
+    periods: dict[int, list[ServicePeriod]] = {}
+    for period in ServicePeriod.unscoped.filter(order__in=list(chosen.values())).order_by(
+        "day_type", "first"
+    ):
+        periods.setdefault(period.order_id, []).append(period)
     out: list[Published] = []
-    for line in Line.unscoped.filter(jurisdiction_id=code, active=True).order_by("code"):
-        version = version_in_force(line, on)
-        order = service_order_in_force(line, on) if version is not None else None
-        if version is None or order is None:
+    for line_id, order in sorted(chosen.items(), key=lambda item: lines[item[0]].code):
+        own_stops, own_periods = stops.get(order.version_id, []), periods.get(order.pk, [])
+        if len(own_stops) < 2 or not own_periods:
             continue
-        stops = list(Stop.unscoped.filter(version=order.version).order_by("sequence"))
-        periods = list(ServicePeriod.unscoped.filter(order=order).order_by("day_type", "first"))
-        if len(stops) < 2 or not periods:
-            continue
-        item = Published(line, order.version, stops, order, periods)
-        item.offsets = _offsets(order.version, stops, order.trip_minutes)
+        item = Published(lines[line_id], order.version, own_stops, order, own_periods)
+        item.offsets = _offsets(order.version, own_stops, order.trip_minutes)
         out.append(item)
     return out
 
