@@ -73,7 +73,7 @@ def test_clerk_draws_a_line_and_writes_an_order_refused_then_fixed(
     page.fill("#id_p0_headway", "20")
     # checked as the clerk types, before any submit
     page.locator("#order-checks li.error", has_text="art. 1º, § 3º").wait_for()
-    assert "21:30–28:00 fora do período de 22:00 às 04:00" in page.inner_text("#order-checks")
+    assert "21:30–04:00 (dia seguinte) fora do período de 22:00 às 04:00" in page.inner_text("#order-checks")
     page.fill("#id_act", "OSO nº 1/2025")
     page.fill("#id_reason", "Primeira OSO")
     page.click("#order-form button[type=submit]")
@@ -84,7 +84,10 @@ def test_clerk_draws_a_line_and_writes_an_order_refused_then_fixed(
     with page.expect_navigation():
         page.click("#order-form button[type=submit]")
     body = page.inner_text("main")
-    assert "Ordem de Serviço de Operação (OSO) em vigor" in body and "a cada 20 minutos, até 28:00" in body
+    assert (
+        "Ordem de Serviço de Operação (OSO) em vigor" in body
+        and "a cada 20 minutos, até 04:00 (dia seguinte)" in body
+    )
 
 
 def test_a_passenger_opens_the_line_from_the_plate_check(phone: Any, live_server: Any, bworld: Any) -> None:

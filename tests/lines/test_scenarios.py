@@ -57,7 +57,7 @@ def test_recife_temporal_order_must_stay_within_22h_to_4h(lines_db: Any) -> None
     with pytest.raises(ValidationError) as refused:
         order(line, [headway("weekday", "21:30", "04:00")])
     text = messages(refused)
-    assert "21:30–28:00 fora do período de 22:00 às 04:00" in text and "art. 1º, § 3º" in text
+    assert "21:30–04:00 (dia seguinte) fora do período de 22:00 às 04:00" in text and "art. 1º, § 3º" in text
     assert not line.service_orders.exists()  # nothing written
 
     done = order(line, [headway("weekday", "22:00", "04:00"), headway("sunday", "06:00", "23:00", 30)])

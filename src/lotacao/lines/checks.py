@@ -15,7 +15,7 @@ from typing import Any
 
 from lotacao.lines import geometry
 from lotacao.lines import law as lines_law
-from lotacao.lines.models import DAY_TYPES, GROUND_LABELS, LineVersion, hhmm
+from lotacao.lines.models import DAY_TYPES, GROUND_LABELS, LineVersion, clock
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def _period_shape(periods: list[PeriodData]) -> list[Finding]:
         if p.day_type not in DAY_TYPES:
             out.append(Finding("periods", "error", f"Tipo de dia desconhecido: {p.day_type}."))
         elif p.last < p.first:
-            out.append(Finding("periods", "error", f"{day}: o fim ({hhmm(p.last)}) é anterior ao início."))
+            out.append(Finding("periods", "error", f"{day}: o fim ({clock(p.last)}) é anterior ao início."))
         elif not p.headway and not p.departures:
             out.append(Finding("periods", "error", f"{day}: informe o intervalo ou as partidas fixas."))
     return out
@@ -202,7 +202,7 @@ def _temporal_window(code: str, on: dt.date, grounds: list[str], periods: list[P
                 Finding(
                     "temporal_window",
                     "error",
-                    f"{DAY_TYPES[p.day_type]}: {hhmm(lo)}–{hhmm(hi)} fora do período de "
+                    f"{DAY_TYPES[p.day_type]}: {clock(lo)}–{clock(hi)} fora do período de "
                     f"{rule.value['start']} às {rule.value['end']} das linhas criadas por fator temporal",
                     rule.citation,
                 )
@@ -236,8 +236,8 @@ def _bus_separation(
                 if close:
                     bus_time, apart = close[0], abs(close[0] - van)
                     text = (
-                        f"{DAY_TYPES[p.day_type]}: a partida das {hhmm(van)} fica a {apart} min da partida "
-                        f"das {hhmm(bus_time)} da linha de ônibus {overlap.label}, com a qual o itinerário "
+                        f"{DAY_TYPES[p.day_type]}: a partida das {clock(van)} fica a {apart} min da partida "
+                        f"das {clock(bus_time)} da linha de ônibus {overlap.label}, com a qual o itinerário "
                         f"tem trecho comum; a diferença mínima é de {gap} minutos"
                     )
                     out.append(Finding("bus_separation", "error", text, rule.citation))

@@ -304,3 +304,10 @@ class BusStop(TenantModel):
 def hhmm(minutes: int) -> str:
     """Minutes from the service day's midnight as HH:MM (past 24:00 as GTFS writes it)."""
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def clock(minutes: int) -> str:
+    """As a person reads it: 28:00 is "04:00 (dia seguinte)"."""
+    if minutes >= 24 * 60:
+        return f"{hhmm(minutes - 24 * 60)} (dia seguinte)"
+    return hhmm(minutes)

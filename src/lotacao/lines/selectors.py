@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from lotacao.lines import law as lines_law
-from lotacao.lines.models import DAY_TYPES, LineVersion, Place, ServiceOrder, ServicePeriod, Stop, hhmm
+from lotacao.lines.models import DAY_TYPES, LineVersion, Place, ServiceOrder, ServicePeriod, Stop, clock
 from lotacao.registry.models import Line
 
 
@@ -76,11 +76,11 @@ def order_summary(order: ServiceOrder | None) -> dict[str, Any] | None:
             {
                 "day_type": p.day_type,
                 "day_label": DAY_TYPES[p.day_type],
-                "first": hhmm(times[0]) if times else hhmm(p.first),
-                "last": hhmm(times[-1]) if times else hhmm(p.last),
-                "until": hhmm(p.last),
+                "first": clock(times[0]) if times else clock(p.first),
+                "last": clock(times[-1]) if times else clock(p.last),
+                "until": clock(p.last),
                 "headway": p.headway,
-                "departures": [hhmm(t) for t in times] if not p.headway else [],
+                "departures": [clock(t) for t in times] if not p.headway else [],
                 "trips": len(times),
             }
         )
