@@ -236,18 +236,8 @@ def issue_service_order(
     notes: str = "",
 ) -> ServiceOrder:
     """Issue a new service order from `valid_from` (the previous ones stay as they were)."""
-    _reason(reason)
     code = line.jurisdiction_id
-    lines_law.require_lines(code, valid_from)
-    label, citation = lines_law.service_order_label(code, valid_from)
-    if not (act or "").strip():
-        raise ValidationError(f"Informe o ato que emite a {label.lower()} ({citation}).")
-    if kind not in ServiceOrder.Kind.values:
-        raise ValidationError(f"Espécie desconhecida: {kind}.")
-    if kind == ServiceOrder.Kind.TEMPORARY and (valid_until is None or not cause):
-        raise ValidationError("Uma ordem temporária precisa do motivo (evento, obras, paralisação) e do fim.")
-    if int(fleet) < 1 or int(trip_minutes) < 1:
-        raise ValidationError("Informe a frota operante e o tempo de viagem (maiores que zero).")
+    label = _check_order_input(line, valid_from, act, reason, kind, cause, valid_until, fleet, trip_minutes)
     vehicles = list(vehicles or [])
     _check_vehicles(line, vehicles, int(fleet), valid_from)
     data = period_data(periods)
@@ -279,10 +269,43 @@ def issue_service_order(
         reason=reason,
         action="service_order.issued",
     )
+    _save_periods(order, data)
+    if vehicles:
+        order.vehicles.set(vehicles)
+    return order
+
+
+def _check_order_input(
+    line: Line,
+    valid_from: dt.date,
+    act: str,
+    reason: str,
+    kind: str,
+    cause: str,
+    valid_until: dt.date | None,
+    fleet: int,
+    trip_minutes: int,
+) -> str:
+    """Refuse what no law allows in an order; the law's name for the order."""
+    _reason(reason)
+    lines_law.require_lines(line.jurisdiction_id, valid_from)
+    label, citation = lines_law.service_order_label(line.jurisdiction_id, valid_from)
+    if not (act or "").strip():
+        raise ValidationError(f"Informe o ato que emite a {label.lower()} ({citation}).")
+    if kind not in ServiceOrder.Kind.values:
+        raise ValidationError(f"Espécie desconhecida: {kind}.")
+    if kind == ServiceOrder.Kind.TEMPORARY and (valid_until is None or not cause):
+        raise ValidationError("Uma ordem temporária precisa do motivo (evento, obras, paralisação) e do fim.")
+    if int(fleet) < 1 or int(trip_minutes) < 1:
+        raise ValidationError("Informe a frota operante e o tempo de viagem (maiores que zero).")
+    return label
+
+
+def _save_periods(order: ServiceOrder, data: list[checks.PeriodData]) -> None:
     ServicePeriod.unscoped.bulk_create(
         [
             ServicePeriod(
-                jurisdiction_id=code,
+                jurisdiction_id=order.jurisdiction_id,
                 order=order,
                 day_type=p.day_type,
                 first=p.first,
@@ -293,9 +316,6 @@ def issue_service_order(
             for p in data
         ]
     )
-    if vehicles:
-        order.vehicles.set(vehicles)
-    return order
 
 
 def _check_vehicles(line: Line, vehicles: list[Vehicle], fleet: int, on: dt.date) -> None:
