@@ -20,6 +20,7 @@ from lotacao.enforcement.due_process import api as api_process
 from lotacao.enforcement.notices import api as enforcement_api
 from lotacao.enforcement.sanctions import api_fines, api_measures
 from lotacao.inspections import api as inspections_api
+from lotacao.lines import api as lines_api
 from lotacao.permits import api as permits_api
 from lotacao.public import api as public_api
 from lotacao.registry import api as registry_api
@@ -40,6 +41,7 @@ ROUTERS = [
     ("/permits", permits_api.router),
     ("/documents", documents_api.router),
     ("/inspections", inspections_api.router),
+    ("/lines", lines_api.router),
     ("/infraction-notices", enforcement_api.router),
     ("", api_measures.router),  # /infraction-notices/{id}/measures, /measures/...
     ("/fines", api_fines.router),

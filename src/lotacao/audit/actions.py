@@ -74,6 +74,15 @@ ACTIONS: dict[str, str] = {
     "seal.issued": "emissão de selo de vistoria",
     "reregistration_campaign.opened": "abertura de recadastramento",
     "reregistration.done": "recadastramento feito",
+    # lines, service orders and places
+    "line_version.drafted": "rascunho de versão da linha",
+    "line_version.approved": "aprovação da versão da linha",
+    "service_order.issued": "emissão de ordem de serviço",
+    "place.assigned": "vaga em linha atribuída",
+    "place.moved": "mudança de linha autorizada",
+    "place.ended": "vaga em linha encerrada",
+    "place.trips_recorded": "operação da linha registrada",
+    "bus_network.imported": "importação da rede de ônibus (GTFS)",
     # enforcement: notices and notification
     "enforcement.notice_drawn_up": "lavratura do auto de infração",
     "enforcement.penalty_overridden": "penalidade ajustada pelo órgão",

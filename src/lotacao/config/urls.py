@@ -12,6 +12,7 @@ urlpatterns = [
     path("permissoes/", include("lotacao.permits.urls")),
     path("documentos/", include("lotacao.documents.urls")),
     path("vistorias/", include("lotacao.inspections.urls")),
+    path("linhas/", include("lotacao.lines.urls")),
     path("fiscalizacao/", include("lotacao.enforcement.urls")),
     path("fila/", include("lotacao.workqueue.urls")),
     path("cobranca/", include("lotacao.billing.urls")),

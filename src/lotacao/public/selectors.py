@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from lotacao.core import providers
 from lotacao.core.validators import normalize_plate
+from lotacao.lines import selectors as lines_selectors
 from lotacao.registry.models import Vehicle
 
 PUBLIC_KEYS = {
@@ -67,6 +68,9 @@ def vehicle_status(raw_plate: str, on: dt.date | None = None) -> dict[str, Any]:
             info["authorized"] = False
             info["reasons"].append("Veículo baixado do serviço.")
         record = {k: v for k, v in info.items() if k in PUBLIC_KEYS}
+        record["line_public"] = lines_selectors.public_line_exists(
+            vehicle.jurisdiction_id, info.get("line_code"), day
+        )
         record.update(
             jurisdiction=vehicle.jurisdiction_id,
             jurisdiction_name=vehicle.jurisdiction.name,

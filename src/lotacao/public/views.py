@@ -1,9 +1,13 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 
+from lotacao.core.models import Jurisdiction
+from lotacao.lines import maps
+from lotacao.lines import selectors as lines_selectors
 from lotacao.public.selectors import clean_plate, vehicle_status
 
 
@@ -23,3 +27,25 @@ def vehicle(request: HttpRequest, plate: str) -> HttpResponse:
     return render(
         request, "public/vehicle.html", {"result": result}, status=200 if result["valid_plate"] else 400
     )
+
+
+def lines(request: HttpRequest, jurisdiction: str) -> HttpResponse:
+    place = Jurisdiction.unscoped.filter(code=jurisdiction).first()
+    if place is None:
+        raise Http404("Jurisdição desconhecida.")
+    rows = lines_selectors.public_lines(jurisdiction, timezone.localdate())
+    return render(request, "public/lines.html", {"jurisdiction": place, "lines": rows})
+
+
+def line(request: HttpRequest, jurisdiction: str, code: str) -> HttpResponse:
+    place = Jurisdiction.unscoped.filter(code=jurisdiction).first()
+    found = lines_selectors.public_line(jurisdiction, code, timezone.localdate()) if place else None
+    if found is None:
+        raise Http404("Linha não encontrada ou sem versão aprovada em vigor.")
+    context = {
+        "jurisdiction": place,
+        "line": found,
+        "map": maps.map_data(found, found["stops"]),
+        **maps.tiles(),
+    }
+    return maps.allow_tiles(render(request, "public/line.html", context))

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "lotacao.permits",
     "lotacao.documents",
     "lotacao.inspections",
+    "lotacao.lines",
     "lotacao.enforcement",
     "lotacao.workqueue",
     "lotacao.public",
@@ -172,6 +173,12 @@ STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.environ.get("LOTACAO_STATIC_ROOT", VAR_DIR / "static"))
 # Uploaded documents live outside the web root and are served only through checked views.
 MEDIA_ROOT = Path(os.environ.get("LOTACAO_MEDIA_ROOT", VAR_DIR / "media"))
+# Map tiles of the line maps (Leaflet): an OpenStreetMap-style template; its host is allowed in the
+# Content-Security-Policy of the map pages only.
+LOTACAO_MAP_TILES = os.environ.get("LOTACAO_MAP_TILES", "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
+LOTACAO_MAP_ATTRIBUTION = os.environ.get(
+    "LOTACAO_MAP_ATTRIBUTION", "&copy; colaboradores do OpenStreetMap"
+)
 DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
 
 # Idempotent API POSTs (lotacao.core.idempotency): the model that stores the keys, and after how

@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class LinesConfig(AppConfig):
+    name = "lotacao.lines"
+    label = "lines"
+    verbose_name = "Linhas"
+
+    def ready(self) -> None:
+        # Answer the seams lower layers ask through (lotacao.core.providers).
+        from lotacao.core import providers
+        from lotacao.lines import queue
+
+        providers.provide("work_items", "lines", queue.items)

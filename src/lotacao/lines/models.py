@@ -1,0 +1,313 @@
+"""Models of the lines app: dated line versions with their stops, service orders (OSO) with their
+periods, permit places on lines, and the conventional bus network imported from a GTFS feed.
+
+Nothing here is edited once in force: a new line version or a new service order supersedes the old
+one from its date, so the data in force on any past day can be read back (a notice is judged
+against the OSO of its own date). Times of day are minutes from the service day's midnight and may
+pass 24:00 (Recife's night service runs 22:00–28:00, as GTFS writes it).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from lotacao.core.tenancy import TenantModel
+
+DAY_TYPES = {
+    "weekday": "Dias úteis",
+    "saturday": "Sábados",
+    "sunday": "Domingos",
+    "holiday": "Feriados",
+}
+GROUND_LABELS = {
+    "geographic": "Fator geográfico",
+    "temporal": "Fator temporal",
+    "economic": "Fator econômico",
+    "segment": "Segmento diferenciado",
+}
+
+
+class LineVersion(TenantModel):
+    """What a line is from a date: its type, grounds, region, itinerary and stops, and the act."""
+
+    class Shape(models.TextChoices):
+        LOCAL = "local", "Local (de bairro)"
+        FEEDER = "feeder", "Alimentadora"
+        RADIAL = "radial", "Radial"
+        PERIMETRAL = "perimetral", "Perimetral"
+        DIAMETRAL = "diametral", "Diametral"
+        INTERDISTRICT = "interdistrict", "Interbairros"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Rascunho (aguarda aprovação)"
+        APPROVED = "approved", "Aprovada"
+
+    line = models.ForeignKey("registry.Line", on_delete=models.PROTECT, related_name="versions")
+    number = models.PositiveIntegerField("versão")
+    status = models.CharField("situação", max_length=10, choices=Status.choices, default=Status.DRAFT)
+    shape = models.CharField("tipo de linha", max_length=15, choices=Shape.choices)
+    grounds = models.JSONField("fundamentos", default=list, blank=True)
+    region = models.CharField("região", max_length=120, blank=True)
+    origin = models.CharField("origem", max_length=120)
+    destination = models.CharField("destino", max_length=120)
+    itinerary = models.JSONField("itinerário (lon, lat)", default=list)
+    description = models.TextField("descrição do itinerário", blank=True)
+    study = models.CharField("estudo de viabilidade ou projeto técnico", max_length=300, blank=True)
+    valid_from = models.DateField("em vigor desde", null=True, blank=True)
+    approval_body = models.CharField("órgão que aprovou", max_length=200, blank=True)
+    approval_act = models.CharField("ato de aprovação", max_length=300, blank=True)
+    approved_on = models.DateField("aprovada em", null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    checks = models.JSONField("verificações da lei", default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["line", "-number"]
+        verbose_name = "versão de linha"
+        verbose_name_plural = "versões de linha"
+        constraints = [
+            models.UniqueConstraint(fields=["line", "number"], name="unique_line_version_number"),
+            models.CheckConstraint(
+                condition=Q(status="draft") | (Q(valid_from__isnull=False) & ~Q(approval_act="")),
+                name="approved_line_version_has_act",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.line.code} — versão {self.number}"
+
+
+class Stop(TenantModel):
+    class Kind(models.TextChoices):
+        STOP = "stop", "Ponto de parada"
+        TERMINAL = "terminal", "Terminal"
+
+    version = models.ForeignKey(LineVersion, on_delete=models.PROTECT, related_name="stops")
+    sequence = models.PositiveIntegerField("ordem")
+    name = models.CharField("nome", max_length=120)
+    kind = models.CharField("tipo", max_length=10, choices=Kind.choices, default=Kind.STOP)
+    lat = models.FloatField("latitude")
+    lon = models.FloatField("longitude")
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["version", "sequence"]
+        verbose_name = "ponto de parada"
+        verbose_name_plural = "pontos de parada"
+        constraints = [
+            models.UniqueConstraint(fields=["version", "sequence"], name="unique_stop_sequence"),
+            models.CheckConstraint(
+                condition=Q(lat__gte=-90, lat__lte=90, lon__gte=-180, lon__lte=180),
+                name="stop_coordinates_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ServiceOrder(TenantModel):
+    """An OSO: the line's trips, headways, fleet and vehicles from a date; never rewritten."""
+
+    class Kind(models.TextChoices):
+        REGULAR = "regular", "Regular"
+        TEMPORARY = "temporary", "Temporária"
+
+    class Cause(models.TextChoices):
+        NONE = "", "—"
+        EVENT = "event", "Evento"
+        WORKS = "works", "Obras"
+        BUS_STOPPAGE = "bus_stoppage", "Paralisação do transporte por ônibus"
+        OTHER = "other", "Outro motivo"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Rascunho"
+        ISSUED = "issued", "Emitida"
+
+    line = models.ForeignKey("registry.Line", on_delete=models.PROTECT, related_name="service_orders")
+    version = models.ForeignKey(LineVersion, on_delete=models.PROTECT, related_name="service_orders")
+    number = models.PositiveIntegerField("número")
+    kind = models.CharField("espécie", max_length=10, choices=Kind.choices, default=Kind.REGULAR)
+    cause = models.CharField("motivo", max_length=15, choices=Cause.choices, blank=True, default="")
+    status = models.CharField("situação", max_length=10, choices=Status.choices, default=Status.DRAFT)
+    valid_from = models.DateField("em vigor desde")
+    valid_until = models.DateField("em vigor até", null=True, blank=True)
+    act = models.CharField("ato que a emitiu", max_length=300, blank=True)
+    issued_on = models.DateField("emitida em", null=True, blank=True)
+    fleet = models.PositiveSmallIntegerField("frota operante")
+    vehicle_category = models.CharField("tipo de veículo", max_length=10, blank=True)
+    vehicles = models.ManyToManyField(
+        "registry.Vehicle", blank=True, related_name="+", verbose_name="veículos"
+    )
+    terminal_capacity = models.PositiveSmallIntegerField("vagas no terminal", null=True, blank=True)
+    trip_minutes = models.PositiveSmallIntegerField("tempo de viagem (minutos)")
+    notes = models.TextField("observações", blank=True)
+    checks = models.JSONField("verificações da lei", default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["line", "-number"]
+        verbose_name = "ordem de serviço"
+        verbose_name_plural = "ordens de serviço"
+        constraints = [
+            models.UniqueConstraint(fields=["line", "number"], name="unique_service_order_number"),
+            models.CheckConstraint(
+                condition=Q(valid_until__isnull=True) | Q(valid_until__gte=models.F("valid_from")),
+                name="service_order_dates_ordered",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="regular") | Q(valid_until__isnull=False), name="temporary_order_has_end"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.line.code} — ordem de serviço nº {self.number}"
+
+
+class ServicePeriod(TenantModel):
+    """A period of a day type: departures every `headway` minutes from `first` to `last`, or the
+    fixed `departures` listed (minutes from the service day's midnight)."""
+
+    order = models.ForeignKey(ServiceOrder, on_delete=models.CASCADE, related_name="periods")
+    day_type = models.CharField("dias", max_length=10, choices=list(DAY_TYPES.items()))
+    first = models.PositiveIntegerField("primeira viagem (minutos)")
+    last = models.PositiveIntegerField("última viagem (minutos)")
+    headway = models.PositiveSmallIntegerField("intervalo (minutos)", null=True, blank=True)
+    departures = models.JSONField("partidas fixas (minutos)", default=list, blank=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["order", "day_type", "first"]
+        verbose_name = "período de operação"
+        verbose_name_plural = "períodos de operação"
+        constraints = [
+            models.CheckConstraint(condition=Q(last__gte=models.F("first")), name="period_ordered"),
+            models.CheckConstraint(condition=Q(last__lt=48 * 60), name="period_within_two_days"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{DAY_TYPES.get(self.day_type, self.day_type)} {hhmm(self.first)}–{hhmm(self.last)}"
+
+    def times(self) -> list[int]:
+        if self.headway:  # the period's end is exclusive, as GTFS frequencies' end_time
+            return list(range(self.first, self.last, self.headway)) or [self.first]
+        return sorted(int(t) for t in self.departures)
+
+
+class Place(TenantModel):
+    """A permit's place on a line (one live place per permit), with its history and acts."""
+
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="line_places")
+    line = models.ForeignKey("registry.Line", on_delete=models.PROTECT, related_name="places")
+    vehicle = models.ForeignKey(
+        "registry.Vehicle", on_delete=models.PROTECT, null=True, blank=True, related_name="line_places"
+    )
+    starts_on = models.DateField("desde (autorização)")
+    ends_on = models.DateField("até", null=True, blank=True)
+    act = models.CharField("ato que autorizou", max_length=300, blank=True)
+    first_trip_on = models.DateField("início das viagens", null=True, blank=True)
+    last_trip_on = models.DateField("última operação registrada", null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "permit__holder_id"
+
+    class Meta:
+        ordering = ["line", "starts_on", "id"]
+        verbose_name = "vaga em linha"
+        verbose_name_plural = "vagas em linha"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["permit"], condition=Q(ends_on__isnull=True), name="one_open_place_per_permit"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=models.F("starts_on")),
+                name="place_dates_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Vaga na linha {self.line.code}"
+
+
+class BusNetwork(TenantModel):
+    """One import of the conventional bus network's GTFS, with the report of what it read."""
+
+    source_name = models.CharField("arquivo", max_length=200)
+    feed_version = models.CharField("versão do feed", max_length=100, blank=True)
+    imported_on = models.DateField("importado em")
+    current = models.BooleanField("em uso", default=True)
+    report = models.JSONField("relatório", default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "rede de ônibus importada"
+        verbose_name_plural = "redes de ônibus importadas"
+
+    def __str__(self) -> str:
+        return f"Rede de ônibus ({self.source_name}, {self.imported_on:%d/%m/%Y})"
+
+
+class BusRoute(TenantModel):
+    network = models.ForeignKey(BusNetwork, on_delete=models.CASCADE, related_name="routes")
+    route_id = models.CharField("identificador", max_length=100)
+    short_name = models.CharField("número", max_length=60, blank=True)
+    long_name = models.CharField("nome", max_length=200, blank=True)
+    shapes = models.JSONField("traçados (lon, lat)", default=list)
+    departures = models.JSONField("partidas por tipo de dia (minutos)", default=dict)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["network", "short_name", "route_id"]
+        verbose_name = "linha de ônibus"
+        verbose_name_plural = "linhas de ônibus"
+
+    def __str__(self) -> str:
+        names = [self.short_name, self.long_name] if self.long_name != self.short_name else [self.short_name]
+        return " — ".join(p for p in names if p) or self.route_id
+
+
+class BusStop(TenantModel):
+    network = models.ForeignKey(BusNetwork, on_delete=models.CASCADE, related_name="stops")
+    stop_id = models.CharField("identificador", max_length=100)
+    name = models.CharField("nome", max_length=200, blank=True)
+    lat = models.FloatField("latitude")
+    lon = models.FloatField("longitude")
+    route_ids = models.JSONField("linhas que param", default=list)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["network", "stop_id"]
+        verbose_name = "parada de ônibus"
+        verbose_name_plural = "paradas de ônibus"
+
+    def __str__(self) -> str:
+        return self.name or self.stop_id
+
+
+def hhmm(minutes: int) -> str:
+    """Minutes from the service day's midnight as HH:MM (past 24:00 as GTFS writes it)."""
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def clock(minutes: int) -> str:
+    """As a person reads it: 28:00 is "04:00 (dia seguinte)"."""
+    if minutes >= 24 * 60:
+        return f"{hhmm(minutes - 24 * 60)} (dia seguinte)"
+    return hhmm(minutes)

@@ -1,0 +1,190 @@
+"""Read side of the lines app: what is in force on a date, for screens, other apps and the public.
+
+`service_order_in_force(line, on)` is the OSO an infraction of `on` is judged against (a later OSO
+never changes what an earlier day required). Public selectors return plain, field-limited data:
+lines, stops, timetables — never a holder, a CPF or any personal data.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from lotacao.lines import law as lines_law
+from lotacao.lines.models import DAY_TYPES, LineVersion, Place, ServiceOrder, ServicePeriod, Stop, clock
+from lotacao.registry.models import Line
+
+
+def versions_in_force(on: dt.date) -> QuerySet[LineVersion]:
+    return LineVersion.unscoped.filter(status=LineVersion.Status.APPROVED, valid_from__lte=on)
+
+
+def version_in_force(line: Any, on: dt.date) -> LineVersion | None:
+    """The approved version of `line` in force on `on` (the latest to take effect by then)."""
+    return versions_in_force(on).filter(line_id=line.pk).order_by("-valid_from", "-number").first()
+
+
+def orders_in_force(on: dt.date) -> QuerySet[ServiceOrder]:
+    return ServiceOrder.unscoped.filter(status=ServiceOrder.Status.ISSUED, valid_from__lte=on).filter(
+        Q(valid_until__isnull=True) | Q(valid_until__gte=on)
+    )
+
+
+def service_order_in_force(line: Any, on: dt.date) -> ServiceOrder | None:
+    """The service order of `line` in force on `on`: a temporary one (event, works, bus stoppage)
+    over the regular one while it lasts; among equals, the latest to take effect."""
+    rows = orders_in_force(on).filter(line_id=line.pk)
+    temporary = rows.filter(kind=ServiceOrder.Kind.TEMPORARY).order_by("-valid_from", "-number").first()
+    if temporary is not None:
+        return temporary
+    regular = rows.filter(kind=ServiceOrder.Kind.REGULAR)
+    return regular.order_by("-valid_from", "-number").first()
+
+
+def open_place(permit: Any, on: dt.date) -> Place | None:
+    """The permit's place on a line on `on`."""
+    return (
+        Place.unscoped.filter(permit_id=permit.pk, starts_on__lte=on)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=on))
+        .select_related("line")
+        .order_by("-starts_on", "-id")
+        .first()
+    )
+
+
+def vehicle_place(vehicle: Any, on: dt.date) -> Place | None:
+    return (
+        Place.unscoped.filter(vehicle_id=vehicle.pk, starts_on__lte=on)
+        .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=on))
+        .select_related("line")
+        .order_by("-starts_on", "-id")
+        .first()
+    )
+
+
+def order_summary(order: ServiceOrder | None) -> dict[str, Any] | None:
+    """What an OSO requires, in plain data (for a notice, a screen or the public page)."""
+    if order is None:
+        return None
+    label, cite = lines_law.service_order_label(order.jurisdiction_id, order.valid_from)
+    periods = []
+    for p in ServicePeriod.unscoped.filter(order=order).order_by("day_type", "first"):
+        times = p.times()
+        periods.append(
+            {
+                "day_type": p.day_type,
+                "day_label": DAY_TYPES[p.day_type],
+                "first": clock(times[0]) if times else clock(p.first),
+                "last": clock(times[-1]) if times else clock(p.last),
+                "until": clock(p.last),
+                "headway": p.headway,
+                "departures": [clock(t) for t in times] if not p.headway else [],
+                "trips": len(times),
+            }
+        )
+    return {
+        "label": label,
+        "citation": cite,
+        "number": order.number,
+        "kind": order.get_kind_display(),
+        "cause": order.get_cause_display() if order.cause else "",
+        "valid_from": order.valid_from,
+        "valid_until": order.valid_until,
+        "act": order.act,
+        "fleet": order.fleet,
+        "trip_minutes": order.trip_minutes,
+        "terminal_capacity": order.terminal_capacity,
+        "vehicles": [v.plate_display for v in order.vehicles.all()],
+        "periods": periods,
+        "version": order.version.number,
+    }
+
+
+def notice_context(*, on: dt.date, vehicle: Any = None, permit: Any = None) -> dict[str, Any]:
+    """For an infraction notice dated `on`: the line of the vehicle (or permit) and the version and
+    service order in force that day, with what the order required. Empty keys when there is none."""
+    place = None
+    if permit is not None:
+        place = open_place(permit, on)
+    if place is None and vehicle is not None:
+        place = vehicle_place(vehicle, on)
+    line = place.line if place is not None else getattr(permit, "line", None)
+    if line is None:
+        return {"line": None, "version": None, "order": None, "required": None}
+    version = version_in_force(line, on)
+    order = service_order_in_force(line, on)
+    return {"line": line, "version": version, "order": order, "required": order_summary(order)}
+
+
+def stops_of(version: LineVersion) -> list[Stop]:
+    return list(Stop.unscoped.filter(version=version).order_by("sequence"))
+
+
+# --------------------------------------------------------------------------- public (no personal data)
+
+
+def public_lines(code: str, on: dt.date) -> list[dict[str, Any]]:
+    """The lines of a jurisdiction with an approved version in force on `on`."""
+    out = []
+    lines = Line.unscoped.filter(jurisdiction_id=code, active=True).order_by("code")
+    for line in lines:
+        version = version_in_force(line, on)
+        if version is None:
+            continue
+        out.append(
+            {
+                "code": line.code,
+                "name": line.name,
+                "origin": version.origin,
+                "destination": version.destination,
+                "shape": version.get_shape_display(),
+                "region": version.region,
+            }
+        )
+    return out
+
+
+def public_line(code: str, line_code: str, on: dt.date) -> dict[str, Any] | None:
+    """One line as the public sees it: itinerary, stops and the timetable or headways in force."""
+    line = Line.unscoped.filter(jurisdiction_id=code, code=line_code, active=True).first()
+    if line is None:
+        return None
+    version = version_in_force(line, on)
+    if version is None:
+        return None
+    order = service_order_in_force(line, on)
+    return {
+        "code": line.code,
+        "name": line.name,
+        "jurisdiction": code,
+        "origin": version.origin,
+        "destination": version.destination,
+        "shape": version.get_shape_display(),
+        "region": version.region,
+        "description": version.description,
+        "itinerary": version.itinerary,
+        "approval_act": version.approval_act,
+        "valid_from": version.valid_from,
+        "stops": [
+            {"name": s.name, "kind": s.get_kind_display(), "lat": s.lat, "lon": s.lon}
+            for s in stops_of(version)
+        ],
+        "order": _public_order(order_summary(order)),
+    }
+
+
+def _public_order(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    if summary is None:
+        return None
+    summary = dict(summary)
+    summary.pop("vehicles", None)  # plates tie a vehicle to a line: fine for staff, not needed here
+    return summary
+
+
+def public_line_exists(code: str, line_code: str | None, on: dt.date) -> bool:
+    if not line_code:
+        return False
+    line = Line.unscoped.filter(jurisdiction_id=code, code=line_code, active=True).first()
+    return line is not None and version_in_force(line, on) is not None
