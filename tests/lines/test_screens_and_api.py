@@ -149,7 +149,7 @@ def test_the_api_drafts_checks_and_reads_the_order_in_force(world: Any, client: 
         {**body, "itinerary": [[0, 0]]},
         content_type="application/json",
     )
-    assert bad.status_code == 422 and "dois pontos" in bad.json()["detail"][0]
+    assert bad.status_code == 422 and "dois pontos" in bad.json()["errors"][0]
 
 
 def test_public_pages_and_the_plate_link(world: Any, client: Any, lines_db: Any) -> None:
