@@ -129,6 +129,7 @@ WORLD_EXTENSIONS = [
     "lotacao.inspections.testing",
     "lotacao.permits.testing",
     "lotacao.enforcement.testing",
+    "lotacao.chartering.testing",
 ]
 
 

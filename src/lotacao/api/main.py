@@ -13,6 +13,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
 
 from lotacao.api.auth import AUTH
+from lotacao.chartering import api as chartering_api
 from lotacao.documents import api as documents_api
 from lotacao.enforcement import api as enforcement_api
 from lotacao.enforcement import api_fines, api_measures, api_process
@@ -41,6 +42,7 @@ ROUTERS = [
     ("", api_measures.router),  # /infraction-notices/{id}/measures, /measures/...
     ("/fines", api_fines.router),
     ("/due-process", api_process.router),
+    ("/chartering", chartering_api.router),
     ("/public", public_api.router),
 ]
 for prefix, router in ROUTERS:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("documentos/", include("lotacao.documents.urls")),
     path("vistorias/", include("lotacao.inspections.urls")),
     path("fiscalizacao/", include("lotacao.enforcement.urls")),
+    path("fretamento/", include("lotacao.chartering.urls")),
     path("fila/", include("lotacao.workqueue.urls")),
     path("lei/", include("lotacao.web.urls_law")),
     path("publico/", include("lotacao.public.urls")),

@@ -1,9 +1,12 @@
 from django.urls import path
 
-from lotacao.public import views
+from lotacao.public import chartering, views
 
 app_name = "public"
 urlpatterns = [
     path("veiculos/", views.search, name="search"),
     path("veiculos/<str:plate>/", views.vehicle, name="vehicle"),
+    path("fretamento/", chartering.companies, name="chartering_companies"),
+    path("fretamento/crc/<uuid:token>/", chartering.crc_page, name="chartering_crc"),
+    path("fretamento/viagens/<uuid:token>/", chartering.trip_page, name="chartering_trip"),
 ]

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "lotacao.permits",
     "lotacao.documents",
     "lotacao.inspections",
+    "lotacao.chartering",
     "lotacao.enforcement",
     "lotacao.workqueue",
     "lotacao.public",
