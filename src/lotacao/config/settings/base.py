@@ -87,6 +87,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "lotacao.accounts.context_processors.tenancy",
+                "lotacao.web.regimes.regimes",
             ],
         },
     }
