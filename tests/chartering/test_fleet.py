@@ -141,7 +141,7 @@ def test_the_inspection_waits_for_the_fusp_lv_whose_amount_the_agency_supplies(p
     entry = FleetVehicle.objects.filter(company=company).first()
     with pytest.raises(ValidationError, match="FUSP-LV"):
         fleet.issue_fusp_lv(actor=None, entry=entry, reason="teste")  # the law's Anexo is elided
-    with pytest.raises(ValidationError, match="FUSP-LV .* não está paga"):
+    with pytest.raises(ValidationError, match=r"FUSP-LV .* não está paga"):
         fleet.request_inspection(
             actor=None, entry=entry, scheduled_for=pe.today + dt.timedelta(days=5), reason="teste"
         )

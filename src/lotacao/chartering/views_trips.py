@@ -22,8 +22,8 @@ from lotacao.chartering import fleet, permissions, privacy, rules, selectors, tr
 from lotacao.chartering.forms import DecisionForm, InspectionForm, InsuranceForm, TripForm, VehicleForm
 from lotacao.chartering.models import CharteringCompany, FleetVehicle, Trip
 from lotacao.chartering.pdf import manifest_pdf
-from lotacao.chartering.views import ObjectView, access_of, attempt
 from lotacao.chartering.status import crc_state
+from lotacao.chartering.views import ObjectView, access_of, attempt
 from lotacao.core.validators import normalize_plate
 from lotacao.inspections import selectors as inspections_selectors
 from lotacao.registry.models import Vehicle

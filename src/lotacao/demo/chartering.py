@@ -19,6 +19,7 @@ from django.utils import timezone
 from lotacao.billing.services import record_payment
 from lotacao.chartering import crc, fleet, rules, sanctions, tracking, trips
 from lotacao.chartering.models import CharteringCompany, FleetVehicle
+from lotacao.core.law import pack_for
 from lotacao.core.models import Jurisdiction
 from lotacao.core.sample_ids import sample_cnpj, sample_renavam
 from lotacao.documents.models import Document
@@ -54,13 +55,13 @@ def load(today: dt.date, summary: Any) -> None:
 
 
 def _agency_values(jurisdiction: Jurisdiction) -> None:
-    start = rules.value(jurisdiction.code, "law.in_force", timezone.localdate()) and dt.date(2020, 11, 13)
+    start = pack_for(jurisdiction.code).start  # the demonstration act takes effect with the law
     for parameter, value in AGENCY_VALUES.items():
         set_agency_value(
             actor=None,
             jurisdiction=jurisdiction,
             parameter=parameter,
-            valid_from=start or dt.date(2020, 11, 13),
+            valid_from=start,
             value=value,
             cite=ACT,
             reason=REASON,
@@ -195,7 +196,6 @@ def _company(
 
 
 def _companies(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
-    code = jurisdiction.code
     portal = Holder.objects.filter(
         jurisdiction=jurisdiction, account__isnull=False, company__isnull=False
     ).first()
