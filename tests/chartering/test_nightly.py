@@ -29,3 +29,14 @@ def test_the_clock_job_archives_and_records_its_counts(pe: Any) -> None:
     assert run.status == JobRun.Status.SUCCEEDED and run.counts["arquivados"] == 1
     run = jobs.run(nightly.BY_NAME["purge_passenger_lists"], dt.date(2025, 7, 15))
     assert run.status == JobRun.Status.SUCCEEDED and run.counts == {"viagens": 0, "passageiros": 0}
+
+
+def test_every_chartering_work_item_kind_has_a_portuguese_label(pe: Any) -> None:
+    from lotacao.chartering import queue
+    from lotacao.workqueue.models import KIND_LABELS
+
+    pe.company(on=pe.today - dt.timedelta(days=340))  # its CRC expires within 30 days
+    kinds = {item.kind for item in queue.items(pe.today, 30)}
+    assert "chartering.renewal_30" in kinds
+    for kind in ("renewal_60", "renewal_30", "application", "sanction", "authorization", "tracker_silent"):
+        assert f"chartering.{kind}" in KIND_LABELS
