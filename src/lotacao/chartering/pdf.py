@@ -18,7 +18,7 @@ def crc_pdf(crc: Any, state: Any, public_url: str) -> bytes:
         "chartering/crc_pdf.html",
         {
             "crc": crc,
-            "party": crc.company.party,
+            "party": crc.company.holder.company,
             "state": state,
             "jurisdiction": crc.company.jurisdiction,
             "modalities": rules.modality_names(crc.jurisdiction_id, crc.modalities, crc.issued_on),
@@ -35,7 +35,7 @@ def manifest_pdf(trip: Any, passengers: list[Any] | None, public_url: str) -> by
         "chartering/manifest_pdf.html",
         {
             "trip": trip,
-            "party": trip.company.party,
+            "party": trip.company.holder.company,
             "jurisdiction": trip.company.jurisdiction,
             "modality": rules.modality_label(trip.jurisdiction_id, trip.modality, trip.departs_at.date()),
             "passengers": passengers,

@@ -296,7 +296,7 @@ def company_summary(company: CharteringCompany, on: dt.date) -> dict[str, Any]:
     state = crc_state(company, on)
     return {
         "company": company,
-        "party": company.party,
+        "party": company.holder.company,
         "state": state,
         "modalities": rules.modality_names(code, state.modalities, on) if state.crc else "",
         "applications": list(

@@ -19,6 +19,7 @@ from django.utils import timezone
 from lotacao.billing.services import record_payment
 from lotacao.chartering import crc, fleet, rules, sanctions, tracking, trips
 from lotacao.chartering.models import CharteringCompany, FleetVehicle
+from lotacao.chartering.status import crc_state
 from lotacao.core.law import pack_for
 from lotacao.core.models import Jurisdiction
 from lotacao.core.sample_ids import sample_cnpj, sample_renavam
@@ -51,6 +52,7 @@ def load(today: dt.date, summary: Any) -> None:
             summary.existing += 1
             continue
         _agency_values(jurisdiction)
+        _seats(jurisdiction)
         _companies(jurisdiction, today, summary)
 
 
@@ -65,6 +67,26 @@ def _agency_values(jurisdiction: Jurisdiction) -> None:
             value=value,
             cite=ACT,
             reason=REASON,
+        )
+
+
+SEATS = ["Caruaru", "Garanhuns", "Petrolina", "Arcoverde", "Vitória de Santo Antão"]
+
+
+def _seats(jurisdiction: Jurisdiction) -> None:
+    """The base demo seats every company in its jurisdiction's name; a state's companies have their
+    seat in a municipality (the company page says "Município")."""
+    from lotacao.audit.services import update_audited
+    from lotacao.registry.models import Company
+
+    rows = Company.objects.filter(jurisdiction=jurisdiction, city=jurisdiction.name).order_by("pk")
+    for n, party in enumerate(rows):
+        update_audited(
+            actor=None,
+            instance=party,
+            changes={"city": SEATS[n % len(SEATS)]},
+            reason=f"{REASON}: sede no município",
+            action="company.updated",
         )
 
 
@@ -283,11 +305,15 @@ def _companies(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None
 
 
 def _trips(company: CharteringCompany, car: FleetVehicle, today: dt.date) -> None:
+    """Trips declared now for today (a demo loaded for a past date, whose CRC has run out by now,
+    gets none: a trip is declared before its departure, with a CRC valid on that day)."""
     bus = FleetVehicle.objects.filter(company=company, vehicle__plate="PEF5A01").get()
     now = timezone.now()
     departs = max(
         now + dt.timedelta(minutes=30), timezone.make_aware(dt.datetime.combine(today, dt.time(14, 0)))
     )
+    if not crc_state(company, timezone.localtime(departs).date()).may_operate:
+        return
     people = [(name, f"RG {7_000_000 + n} SDS/PE") for n, name in enumerate(NAMES[:40])]
     tour = trips.TripData(
         modality="tourism",
