@@ -154,7 +154,7 @@ def test_staff_tokens_cannot_post_positions(pe: Any, client: Any) -> None:
     assert response.status_code == 403
 
 
-def test_gtfs_realtime_vehicle_positions_are_read(pe: Any) -> None:
+def test_gtfs_realtime_vehicle_positions_are_read(pe: Any, client: Any) -> None:
     from google.transit import gtfs_realtime_pb2
 
     company = pe.company()
@@ -170,7 +170,15 @@ def test_gtfs_realtime_vehicle_positions_are_read(pe: Any) -> None:
     item.vehicle.timestamp = int(timezone.now().timestamp())
     fixes = tracking.fixes_from_gtfs_rt(feed.SerializeToString())
     assert fixes[0].plate == entry.vehicle.plate and fixes[0].speed == 72
-    assert tracking.record_positions(company=company, fixes=fixes) == 1
+    token = _token(pe, company)
+    response = client.post(
+        "/api/chartering/positions/gtfs-rt",
+        feed.SerializeToString(),
+        content_type="application/x-protobuf",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert response.status_code == 201 and response.json() == {"recebidas": 1}
+    assert Position.objects.filter(vehicle=entry.vehicle).count() == 1
     with pytest.raises(ValidationError, match="GTFS Realtime"):
         tracking.fixes_from_gtfs_rt(b"not a protobuf \xff\xff")
 
