@@ -13,6 +13,7 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from lotacao.core.tenancy import TenantModel
 from lotacao.registry.models import Company
@@ -237,7 +238,7 @@ class Trip(TenantModel):
         ]
 
     def __str__(self) -> str:
-        return f"Viagem {self.origin} — {self.destination} em {self.departs_at:%d/%m/%Y}"
+        return f"Viagem {self.origin} — {self.destination} em {timezone.localtime(self.departs_at):%d/%m/%Y}"
 
 
 class Passenger(TenantModel):
