@@ -152,6 +152,67 @@ def vehicle_check(code: str, on: dt.date, vehicle: Any, modalities: list[str]) -
     return list(dict.fromkeys(problems)), citations
 
 
+def _draft(code: str, vehicle: Vehicle | None, fields: dict[str, Any]) -> Vehicle:
+    """The vehicle to check: the registered one, or one not saved yet from the form's fields."""
+    if vehicle is not None:
+        return vehicle
+    if any(not fields.get(k) for k in ("plate", "category", "manufacture_year", "seats", "doors")):
+        raise ValidationError("Informe placa, categoria, ano de fabricação, lugares e portas do veículo.")
+    return Vehicle(
+        jurisdiction_id=code, **{k: fields[k] for k in ("category", "manufacture_year", "seats", "doors")}
+    )
+
+
+def _check_admission(
+    code: str, day: dt.date, draft: Vehicle, modalities: list[str], rental: bool
+) -> list[str]:
+    """Age and category for the modalities held (art. 11; art. 3º, § 3º) and the aluguel category
+    (art. 1º, §§ 2º-3º); returns the engine's citations."""
+    problems, citations = vehicle_check(code, day, draft, modalities)
+    if problems:
+        names = rules.modality_names(code, modalities, day)
+        raise ValidationError([f"Veículo recusado para {names}:", *problems])
+    exempt = rules.value(code, "chartering.rental_category_exempt", day) or []
+    if not rental and any(m not in exempt for m in modalities):
+        cite = rules.citation(code, "chartering.rental_category_exempt", day)
+        raise ValidationError(
+            f"O fretamento intermunicipal só admite veículos da categoria aluguel ({cite})."
+        )
+    return citations
+
+
+def _set_lessor(entry: FleetVehicle, name: str, cnpj: str, same_group: bool, proof: str) -> None:
+    """Who leases, lends or rents the vehicle (art. 18) and, for the same economic group, the proof
+    of a common partner (§ 3º)."""
+    if not entry.leased:
+        return
+    if not name.strip() or not cnpj.strip():
+        raise ValidationError(
+            "Informe o nome e o CNPJ de quem arrenda, empresta ou aluga o veículo (art. 18)."
+        )
+    entry.lessor_name, entry.lessor_cnpj = name.strip(), normalize_cnpj(cnpj)
+    if same_group and not proof.strip():
+        raise ValidationError(
+            "Para o mesmo grupo econômico, informe o contrato social que comprova o sócio em comum "
+            f"({rules.cite(entry.jurisdiction_id, 'art. 18, § 3º')})."
+        )
+    entry.lessor_same_group, entry.group_proof = same_group, proof.strip()
+
+
+def _check_caps(company: CharteringCompany, entry: FleetVehicle, modalities: list[str], day: dt.date) -> None:
+    """The limits the new entry would break: leases above the cap (art. 18, § 1º), the regular
+    fleet's share (art. 3º, § 5º) — the engine's `fleet` kind, per modality held."""
+    after = _counts([*live_fleet(company), entry], modalities)
+    for modality in modalities:
+        result = fleet_case(
+            company.jurisdiction_id, day, modality, entry.vehicle.category, after, company.regular_fleet
+        )
+        broken = [v for v in result["violations"] if v["rule"] in ENGINE_RULES]
+        if broken and (entry.leased or entry.from_regular):
+            raise ValidationError(["Frota acima do limite da lei:", *[_text(v) for v in broken]])
+        entry.citations = list(dict.fromkeys([*entry.citations, *result.get("citations", [])]))
+
+
 @transaction.atomic
 def add_vehicle(
     *,
@@ -179,62 +240,27 @@ def add_vehicle(
         raise ValidationError("Requeira o CRC com as modalidades antes de cadastrar a frota (art. 35, § 1º).")
     if tenure not in FleetVehicle.Tenure.values:
         raise ValidationError("Posse do veículo desconhecida.")
-    if vehicle is None:
-        absent = [
-            k
-            for k in ("plate", "category", "manufacture_year", "seats", "doors")
-            if not vehicle_fields.get(k)
-        ]
-        if absent:
-            raise ValidationError("Informe placa, categoria, ano de fabricação, lugares e portas do veículo.")
-    fields = ("category", "manufacture_year", "seats", "doors")
-    draft = vehicle or Vehicle(jurisdiction_id=code, **{k: vehicle_fields[k] for k in fields})
-    problems, citations = vehicle_check(code, day, draft, modalities)
-    if problems:
-        raise ValidationError(
-            [f"Veículo recusado para {rules.modality_names(code, modalities, day)}:", *problems]
-        )
-    exempt = rules.value(code, "chartering.rental_category_exempt", day) or []
-    if not rental_category and any(m not in exempt for m in modalities):
-        cite = rules.citation(code, "chartering.rental_category_exempt", day)
-        raise ValidationError(
-            f"O fretamento intermunicipal só admite veículos da categoria aluguel ({cite})."
-        )
+    draft = _draft(code, vehicle, vehicle_fields)
+    citations = _check_admission(code, day, draft, modalities, rental_category)
     entry = FleetVehicle(
         jurisdiction_id=code,
         company=company,
+        vehicle=draft,
         tenure=tenure,
         rental_category=rental_category,
         from_regular=from_regular,
         added_on=day,
         citations=list(dict.fromkeys(citations)),
     )
-    if entry.leased:
-        if not lessor_name.strip() or not lessor_cnpj.strip():
-            raise ValidationError(
-                "Informe o nome e o CNPJ de quem arrenda, empresta ou aluga o veículo (art. 18)."
-            )
-        entry.lessor_name, entry.lessor_cnpj = lessor_name.strip(), normalize_cnpj(lessor_cnpj)
-        if lessor_same_group and not group_proof.strip():
-            raise ValidationError(
-                "Para o mesmo grupo econômico, informe o contrato social que comprova o sócio em comum "
-                f"({rules.cite(code, 'art. 18, § 3º')})."
-            )
-        entry.lessor_same_group, entry.group_proof = lessor_same_group, group_proof.strip()
+    _set_lessor(entry, lessor_name, lessor_cnpj, lessor_same_group, group_proof)
     if (
         vehicle is not None
         and FleetVehicle.unscoped.filter(vehicle=vehicle, removed_on__isnull=True).exists()
     ):
         raise ValidationError(f"O veículo {vehicle} já está numa frota de fretamento.")
-    entries = live_fleet(company)
-    entry.vehicle = draft
-    after = _counts([*entries, entry], modalities)
-    for modality in modalities:
-        result = fleet_case(code, day, modality, draft.category, after, company.regular_fleet)
-        broken = [v for v in result["violations"] if v["rule"] in ENGINE_RULES]
-        if broken and (entry.leased or from_regular):
-            raise ValidationError(["Frota acima do limite da lei:", *[_text(v) for v in broken]])
-        entry.citations = list(dict.fromkeys([*entry.citations, *result.get("citations", [])]))
+    if vehicle is not None and vehicle.holder_id not in (None, company.holder_id):
+        raise ValidationError(f"O veículo {vehicle} está vinculado a outro permissionário.")
+    _check_caps(company, entry, modalities, day)
     if vehicle is None:
         vehicle = registry_services.create_vehicle(
             actor=actor,
@@ -243,8 +269,6 @@ def add_vehicle(
             reason=reason,
             **vehicle_fields,
         )
-    elif vehicle.holder_id not in (None, company.holder_id):
-        raise ValidationError(f"O veículo {vehicle} está vinculado a outro permissionário.")
     entry.vehicle = vehicle
     return create_audited(actor=actor, instance=entry, reason=reason, action="chartering.fleet_added")
 

@@ -24,6 +24,14 @@ def _url(name: str, pk: int) -> str:
 
 
 def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
+    yield from _renewals(today)
+    yield from _applications()
+    yield from _sanctions(today)
+    yield from _authorizations()
+    yield from _silent(today)
+
+
+def _renewals(today: dt.date) -> Iterator[WorkItemSpec]:
     companies = list(CharteringCompany.unscoped.select_related("holder__company"))
     found = states(companies, today)
     for company in companies:
@@ -43,6 +51,9 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             due_on=state.crc.valid_until,
             url=_url("chartering:company", company.pk),
         )
+
+
+def _applications() -> Iterator[WorkItemSpec]:
     for application in CrcApplication.unscoped.filter(status__in=CrcApplication.OPEN).select_related(
         "company__holder__company"
     ):
@@ -60,6 +71,9 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             due_on=due,
             url=_url("chartering:application", application.pk),
         )
+
+
+def _sanctions(today: dt.date) -> Iterator[WorkItemSpec]:
     for sanction in Sanction.unscoped.filter(
         status__in=[Sanction.Status.PROPOSED, Sanction.Status.IN_FORCE]
     ).select_related("company__holder__company"):
@@ -83,6 +97,9 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             due_on=due,
             url=_url("chartering:sanction", sanction.pk),
         )
+
+
+def _authorizations() -> Iterator[WorkItemSpec]:
     for trip in Trip.unscoped.filter(status=Trip.Status.AWAITING).select_related("vehicle"):
         yield WorkItemSpec(
             jurisdiction_id=trip.jurisdiction_id,
@@ -92,7 +109,6 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             due_on=timezone.localtime(trip.departs_at).date(),
             url=_url("chartering:trip", trip.pk),
         )
-    yield from _silent(today)
 
 
 def _silent(today: dt.date) -> Iterator[WorkItemSpec]:

@@ -172,7 +172,9 @@ def public_companies(on: dt.date, jurisdiction: str | None = None) -> list[dict[
     if jurisdiction:
         companies = companies.filter(jurisdiction_id=jurisdiction)
     rows = [
-        c for c in companies.order_by("holder__company__legal_name") if rules.regulates_chartering(c.jurisdiction_id)  # noqa: E501
+        c
+        for c in companies.order_by("holder__company__legal_name")
+        if rules.regulates_chartering(c.jurisdiction_id)
     ]
     found = states(rows, on)
     out = []

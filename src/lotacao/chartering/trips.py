@@ -161,6 +161,18 @@ def clean_passengers(passengers: list[tuple[str, str]], seats: int) -> list[tupl
     return rows
 
 
+def _require_fields(data: TripData) -> None:
+    for label, text in (
+        ("o contratante", data.contractor_name),
+        ("a origem", data.origin),
+        ("o destino", data.destination),
+        ("o condutor", data.driver_name),
+        ("a CNH do condutor", data.driver_document),
+    ):
+        if not text.strip():
+            raise ValidationError(f"Informe {label}.")
+
+
 def _vehicle_problems(company: CharteringCompany, data: TripData, day: dt.date) -> list[str]:
     code = company.jurisdiction_id
     entry = FleetVehicle.unscoped.filter(
@@ -211,15 +223,7 @@ def _create(
         raise ValidationError("A viagem é declarada antes da partida: a hora de partida já passou.")
     if data.returns_at is not None and data.returns_at < data.departs_at:
         raise ValidationError("O retorno não pode ser anterior à partida.")
-    for label, text in (
-        ("o contratante", data.contractor_name),
-        ("a origem", data.origin),
-        ("o destino", data.destination),
-        ("o condutor", data.driver_name),
-        ("a CNH do condutor", data.driver_document),
-    ):
-        if not text.strip():
-            raise ValidationError(f"Informe {label}.")
+    _require_fields(data)
     problems = _vehicle_problems(company, data, day) + _requirements(code, data, passengers, day)
     problems += _subcontractor_problems(code, data.subcontractor_cnpj, day)
     if problems:

@@ -218,11 +218,17 @@ def _company(
 
 
 def _companies(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
+    _main_company(jurisdiction, today)
+    _other_companies(jurisdiction, today)
+    summary.created += 5
+
+
+def _main_company(jurisdiction: Jurisdiction, today: dt.date) -> None:
+    """The portal's company: valid, eventual and tourism, leased buses, a 7-seat car; trips today."""
     portal = Holder.objects.filter(
         jurisdiction=jurisdiction, account__isnull=False, company__isnull=False
     ).first()
     start = today - dt.timedelta(days=40)
-    # 1. The portal's company: valid, eventual and tourism, a leased bus, a 7-seat car; trips today.
     main = _company(
         jurisdiction,
         portal or _holder(jurisdiction, 1, "Agreste Turismo", "Caruaru"),
@@ -250,6 +256,9 @@ def _companies(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None
     )
     car = _vehicle(main, "PEF5C07", start, category="car7", age=2)
     _trips(main, car, today)
+
+
+def _other_companies(jurisdiction: Jurisdiction, today: dt.date) -> None:
     # 2. Continuous chartering for a factory, CRC expiring within 30 days (policy ends first).
     _company(
         jurisdiction,
@@ -294,14 +303,13 @@ def _companies(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None
         decision_reference="Processo de demonstração",
         reason=REASON,
     )
-    # 5. A request waiting for the clerk (tourism, a 7-seat car pending Cadastur).
+    # 5. A tourism request waiting for the clerk.
     waiting = crc.register_company(
         actor=None, holder=_holder(jurisdiction, 5, "Litoral Sul Receptivo", "Ipojuca"), reason=REASON
     )
     crc.file_application(
         actor=None, company=waiting, modalities=["tourism"], reason=REASON, on=today - dt.timedelta(days=3)
     )
-    summary.created += 5
 
 
 def _trips(company: CharteringCompany, car: FleetVehicle, today: dt.date) -> None:
