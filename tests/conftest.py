@@ -130,6 +130,7 @@ WORLD_EXTENSIONS = [
     "lotacao.permits.testing",
     "lotacao.enforcement.testing",
     "lotacao.billing.testing",
+    "lotacao.chartering.testing",
 ]
 
 

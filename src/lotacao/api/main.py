@@ -14,6 +14,7 @@ from ninja.errors import AuthenticationError, HttpError
 
 from lotacao.api.auth import AUTH
 from lotacao.billing import api as billing_api
+from lotacao.chartering import api as chartering_api
 from lotacao.core.problems import problem, refused
 from lotacao.documents import api as documents_api
 from lotacao.enforcement.due_process import api as api_process
@@ -47,6 +48,7 @@ ROUTERS = [
     ("/fines", api_fines.router),
     ("/due-process", api_process.router),
     ("/billing", billing_api.router),
+    ("/chartering", chartering_api.router),
     ("/public", public_api.router),
 ]
 for prefix, router in ROUTERS:

@@ -14,6 +14,7 @@ urlpatterns = [
     path("vistorias/", include("lotacao.inspections.urls")),
     path("linhas/", include("lotacao.lines.urls")),
     path("fiscalizacao/", include("lotacao.enforcement.urls")),
+    path("fretamento/", include("lotacao.chartering.urls")),
     path("fila/", include("lotacao.workqueue.urls")),
     path("cobranca/", include("lotacao.billing.urls")),
     path("lei/", include("lotacao.web.urls_law")),

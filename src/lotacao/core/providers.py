@@ -95,12 +95,12 @@ def check_providers(app_configs: Any = None, **kwargs: Any) -> list[checks.Check
 # The seams of the system: who asks, what, and who must answer.
 declare(
     "public_vehicle_info",
-    expected=("permits", "inspections", "enforcement.measures", "enforcement.effects"),
+    expected=("permits", "inspections", "enforcement.measures", "enforcement.effects", "chartering"),
     doc="A consulta pública de placas pergunta a cada domínio se há impedimento legal ao veículo.",
 )
 declare(
     "work_items",
-    expected=("documents", "enforcement", "inspections", "lines", "permits"),
+    expected=("documents", "enforcement", "inspections", "lines", "permits", "chartering"),
     doc="A fila de trabalho noturna pergunta a cada domínio o que vence ou espera ação.",
 )
 declare(

@@ -2,7 +2,9 @@
 
 Each is supervised by `lotacao.core.jobs`: run on its own (one failing does not skip the next),
 never twice at once, and recorded as a `JobRun` the operator reads in the admin. The order
-matters: permits expire and due process settles before the work queue is rebuilt from the result.
+matters: permits expire and due process settles before the work queue is rebuilt from the result;
+chartering's CRC clocks archive requests and propose cancellations, and the passenger lists whose
+retention ran out are purged (Lei 16.205/2017, Pernambuco; LGPD), before it too.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Any
 from django.utils import timezone
 
 from lotacao.billing.runs.services import resume_interrupted
+from lotacao.chartering.crc import run_clocks
+from lotacao.chartering.privacy import purge
 from lotacao.core.idempotency import prune_idempotency_keys
 from lotacao.core.jobs import Job
 from lotacao.enforcement.due_process.settle import settle_due_process
@@ -45,6 +49,8 @@ JOBS = [
         lambda d: end_suspensions(today=d),
     ),
     Job("resume_billing_runs", "Faturamentos mensais interrompidos", resume_interrupted),
+    Job("chartering_clocks", "Prazos do CRC do fretamento", lambda d: run_clocks(today=d)),
+    Job("purge_passenger_lists", "Eliminação das listas de passageiros vencidas", lambda d: purge(today=d)),
     Job("build_work_queue", "Fila de trabalho", lambda d: refresh(d)),
     Job(
         "prune_idempotency_keys",

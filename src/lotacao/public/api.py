@@ -10,6 +10,7 @@ from django.utils import timezone
 from ninja import Router
 from ninja.errors import HttpError
 
+from lotacao.chartering.selectors import public_companies
 from lotacao.lines import gtfs
 from lotacao.lines import selectors as lines_selectors
 from lotacao.public.selectors import vehicle_status
@@ -53,3 +54,11 @@ def public_line(request: HttpRequest, jurisdiction: str, code: str) -> Any:
     if found is None:
         raise HttpError(404, "Linha não encontrada ou sem versão aprovada em vigor.")
     return found
+
+
+@router.get("/chartering/companies")
+def chartering_companies(request: HttpRequest, jurisdiction: str | None = None) -> Any:
+    """The register of chartering companies with a CRC: cnpj, name (trade name), crc_status
+    (valid, suspended, cancelled, expired), modalities and valid_until — no personal data."""
+    keys = ("cnpj", "name", "crc_status", "modalities", "valid_until", "crc_number", "jurisdiction")
+    return [{k: row[k] for k in keys} for row in public_companies(timezone.localdate(), jurisdiction)]

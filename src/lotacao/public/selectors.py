@@ -3,7 +3,8 @@
 No personal data of anyone (no name, CPF or CNPJ) ever leaves this module. Each app that knows
 part of the answer provides `public_vehicle_info(vehicle, on) -> dict` through the seam of that
 name (lotacao.core.providers); this module merges them (permits: permit number, line, status;
-inspections: seal validity; enforcement: measures and effects in force).
+inspections: seal validity; enforcement: measures and effects in force; chartering: the company,
+its CRC status and modalities — a company's CNPJ and trade name are public).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from lotacao.core import providers
+from lotacao.core.law import pack_for
 from lotacao.core.validators import normalize_plate
 from lotacao.lines import selectors as lines_selectors
 from lotacao.registry.models import Vehicle
@@ -30,7 +32,16 @@ PUBLIC_KEYS = {
     "seal_valid_until",
     "insurance_valid_until",
     "reasons",
+    "company_name",
+    "company_cnpj",
+    "crc_status",
+    "crc_valid_until",
+    "modalities",
 }
+# The provider that answers whether a vehicle holds a permit is asked only where the law has
+# permits (`permit.term` in the pack); elsewhere another regime (chartering's CRC) authorizes.
+PERMIT_PROVIDER = "permits"
+PERMIT_REGIME = "permit.term"
 
 
 def clean_plate(raw: str) -> str:
@@ -55,7 +66,10 @@ def vehicle_status(raw_plate: str, on: dt.date | None = None) -> dict[str, Any]:
         info: dict[str, Any] = {}
         verdicts: list[bool] = []
         reasons: list[str] = []
-        for _name, provider in providers.providers("public_vehicle_info"):
+        has_permits = pack_for(vehicle.jurisdiction_id).has(PERMIT_REGIME)
+        for name, provider in providers.providers("public_vehicle_info"):
+            if name == PERMIT_PROVIDER and not has_permits:
+                continue
             part = dict(provider(vehicle, day))
             if "authorized" in part:
                 verdicts.append(bool(part.pop("authorized")))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lotacao.public import views
+from lotacao.public import chartering, views
 
 app_name = "public"
 urlpatterns = [
@@ -8,4 +8,7 @@ urlpatterns = [
     path("veiculos/<str:plate>/", views.vehicle, name="vehicle"),
     path("linhas/<slug:jurisdiction>/", views.lines, name="lines"),
     path("linhas/<slug:jurisdiction>/<str:code>/", views.line, name="line"),
+    path("fretamento/", chartering.companies, name="chartering_companies"),
+    path("fretamento/crc/<uuid:token>/", chartering.crc_page, name="chartering_crc"),
+    path("fretamento/viagens/<uuid:token>/", chartering.trip_page, name="chartering_trip"),
 ]

@@ -5,10 +5,15 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 from lotacao.accounts.models import Role
+from lotacao.chartering import selectors as chartering_selectors
+from lotacao.chartering.models import CharteringCompany
+from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.models import Jurisdiction
 from lotacao.registry.models import Holder, Line, Person, Vehicle
+from lotacao.web.regimes import has_permits
 
 
 def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int, str]]:
@@ -20,10 +25,13 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
 
     code = jurisdiction.code
     permits = Permit.objects.filter(jurisdiction_id=code)
-    counts = [
-        ("Permissões ativas", permits.filter(status="active").count(), "permits:list"),
-        ("Veículos", Vehicle.objects.filter(jurisdiction_id=code).count(), "registry:vehicles"),
-    ]
+    law_permits = has_permits(code)  # lines, agents and permits exist only where the law has them
+    counts: list[tuple[str, int, str]] = []
+    if law_permits:
+        counts.append(("Permissões ativas", permits.filter(status="active").count(), "permits:list"))
+    counts.append(("Veículos", Vehicle.objects.filter(jurisdiction_id=code).count(), "registry:vehicles"))
+    if regulates_chartering(code):
+        counts += chartering_selectors.home_counts(code, timezone.localdate())
     office = roles & {"gestor", "atendente"} or not roles  # the operator sees the office's figures
     if office:
         counts += [
@@ -32,16 +40,19 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
                 WorkItem.objects.filter(jurisdiction_id=code, status="aberto").count(),
                 "workqueue:queue",
             ),
-            ("Requerimentos em análise", permits.filter(status__in=Permit.OPEN).count(), "permits:list"),
             (
                 "Documentos a analisar",
                 Document.objects.filter(jurisdiction_id=code, status="pendente").count(),
                 "workqueue:queue",
             ),
-            ("Permissionários", Holder.objects.filter(jurisdiction_id=code).count(), "registry:holders"),
-            ("Pessoas cadastradas", Person.objects.filter(jurisdiction_id=code).count(), "registry:persons"),
-            ("Linhas", Line.objects.filter(jurisdiction_id=code, active=True).count(), "registry:lines"),
         ]
+        if law_permits:
+            counts += [
+                ("Requerimentos em análise", permits.filter(status__in=Permit.OPEN).count(), "permits:list"),
+                ("Permissionários", Holder.objects.filter(jurisdiction_id=code).count(), "registry:holders"),
+                ("Pessoas cadastradas", Person.objects.filter(jurisdiction_id=code).count(), "registry:persons"),  # noqa: E501
+                ("Linhas", Line.objects.filter(jurisdiction_id=code, active=True).count(), "registry:lines"),
+            ]
     if "fiscal" in roles or office:
         counts.append(
             (
@@ -54,11 +65,12 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
         from lotacao.enforcement.models import Filing
 
         waiting = Filing.objects.filter(jurisdiction_id=code, status__in=["pending", "diligence"]).count()
-        counts += [
-            ("Defesas e recursos a julgar", waiting, "enforcement:bodies"),
-            ("Permissões suspensas", permits.filter(status="suspended").count(), "permits:list"),
-            ("Permissões cassadas", permits.filter(status="revoked").count(), "permits:list"),
-        ]
+        counts.append(("Defesas e recursos a julgar", waiting, "enforcement:bodies"))
+        if law_permits:
+            counts += [
+                ("Permissões suspensas", permits.filter(status="suspended").count(), "permits:list"),
+                ("Permissões cassadas", permits.filter(status="revoked").count(), "permits:list"),
+            ]
     return counts
 
 
@@ -68,6 +80,9 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"access": access}
     if access.is_holder:
         holder = Holder.objects.select_related("person", "company").get(pk=access.holder_id)
+        company = CharteringCompany.objects.filter(holder=holder).first()
+        if company is not None or (holder.company_id and regulates_chartering(holder.jurisdiction_id)):
+            return _chartering_portal(request, holder, company, context)
         from lotacao.permits.models import Permit
 
         context.update(
@@ -89,6 +104,25 @@ def home(request: HttpRequest) -> HttpResponse:
         )
     context["panels"] = panels
     return render(request, "web/home.html", context)
+
+
+def _chartering_portal(
+    request: HttpRequest, holder: Holder, company: CharteringCompany | None, context: dict[str, Any]
+) -> HttpResponse:
+    """A chartering company's portal: its CRC, documents, fleet, trips and lists, notices, fines
+    and FUSP charges (each row through the scoped managers: only its own)."""
+    from lotacao.billing.models import Charge
+    from lotacao.enforcement.models import InfractionNotice
+
+    today = timezone.localdate()
+    context.update(
+        holder=holder,
+        jurisdiction=Jurisdiction.objects.get(pk=holder.jurisdiction_id),
+        summary=chartering_selectors.company_summary(company, today) if company is not None else None,
+        notices=InfractionNotice.objects.filter(holder=holder).order_by("-drawn_up_at")[:20],
+        charges=Charge.objects.filter(holder=holder).order_by("-due_on")[:30],
+    )
+    return render(request, "web/home_chartering.html", context)
 
 
 def health(request: HttpRequest) -> JsonResponse:

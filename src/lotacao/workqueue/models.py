@@ -30,6 +30,12 @@ KIND_LABELS = {
     "enforcement.revocation_process": "Processo de cassação",
     "enforcement.intervention_due": "Prazo da intervenção",
     "enforcement.intervention_void": "Intervenção inválida",
+    "chartering.renewal_60": "CRC vencendo em até 60 dias",
+    "chartering.renewal_30": "CRC vencendo em até 30 dias: renovação no limite",
+    "chartering.application": "Requerimento de CRC",
+    "chartering.sanction": "Sanção do CRC a decidir",
+    "chartering.authorization": "Viagem em automóvel de 7 lugares a autorizar",
+    "chartering.tracker_silent": "Rastreador sem posição",
 }
 
 

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "lotacao.documents",
     "lotacao.inspections",
     "lotacao.lines",
+    "lotacao.chartering",
     "lotacao.enforcement",
     "lotacao.workqueue",
     "lotacao.public",
@@ -87,6 +88,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "lotacao.accounts.context_processors.tenancy",
+                "lotacao.web.regimes.regimes",
             ],
         },
     }
