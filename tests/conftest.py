@@ -134,6 +134,17 @@ WORLD_EXTENSIONS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def fresh_law() -> None:
+    """A test's agency values (rolled back with it) must not reach the next test through the
+    process's layered-pack cache (lotacao.core.law keeps it a few seconds)."""
+    from lotacao.core import law
+    from lotacao.law.packs import available_packs
+
+    for code in available_packs():
+        law.forget(code)
+
+
 @pytest.fixture
 def world(db: Any, settings: Any, tmp_path: Any) -> World:
     settings.MEDIA_ROOT = tmp_path / "media"  # uploaded files of a test stay in the test

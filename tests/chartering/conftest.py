@@ -180,17 +180,6 @@ class Pe:
         client.force_login(self.users[role])
 
 
-@pytest.fixture(autouse=True)
-def fresh_law() -> None:
-    """A test's agency values (rolled back with it) must not reach the next test through the
-    process's layered-pack cache (lotacao.core.law keeps it a few seconds)."""
-    from lotacao.core import law
-    from lotacao.law.packs import available_packs
-
-    for code in available_packs():
-        law.forget(code)
-
-
 @pytest.fixture
 def pe(world: Any) -> Pe:
     from lotacao.accounts.models import Role, StaffMembership, User

@@ -142,7 +142,7 @@ def test_a_batch_with_a_foreign_plate_is_refused_whole(pe: Any, client: Any) -> 
         content_type="application/json",
         HTTP_AUTHORIZATION=f"Bearer {token}",
     )
-    assert response.status_code == 422 and "não está na frota" in response.json()["detail"][0]
+    assert response.status_code == 422 and "não está na frota" in response.json()["errors"][0]
     assert not Position.objects.exists()
 
 
