@@ -96,6 +96,7 @@ ACTIONS: dict[str, str] = {
     "enforcement.decision_served": "notificação da decisão",
     "enforcement.decision_final": "decisão definitiva",
     "enforcement.decision_effects": "efeitos da decisão definitiva",
+    "enforcement.decision_effects_on_service": "efeitos da decisão desde a sua comunicação",
     # enforcement: sanctions
     "enforcement.fine_issued": "emissão da multa",
     "enforcement.fine_synced": "multa atualizada",
@@ -112,6 +113,7 @@ ACTIONS: dict[str, str] = {
     "enforcement.suspension_proof": "comprovação para encerrar a suspensão",
     "enforcement.suspension_followup": "acompanhamento da suspensão",
     "enforcement.suspension_ended": "fim da suspensão",
+    "enforcement.suspension_reduced": "suspensão reduzida ou desfeita em recurso",
     "enforcement.revocation_process_opened": "abertura de processo de cassação",
     "enforcement.revocation_dismissed": "processo de cassação arquivado",
     "enforcement.revocation_act": "ato de cassação",

@@ -6,8 +6,8 @@ refresh keeps exactly what the job opened while the producer still yields it.
 - notices: notices not served by the agency's deadline where the law only flags it, and notices
   served late waiting for a manager's decision (`notices.deadlines`);
 - due process: diligences past the law's number of sessions, decisions to communicate;
-- sanctions: unpaid fines (offset, suspension), fines to refund, suspensions awaiting proof,
-  revocation processes, interventions due or voided.
+- sanctions: unpaid fines (offset, suspension), fines to refund, effects undone on appeal to
+  tell the holder, suspensions awaiting proof, revocation processes, interventions due or voided.
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ from collections.abc import Iterator
 
 from lotacao.enforcement.due_process.settle import pending_items
 from lotacao.enforcement.notices.deadlines import late_items, overdue_items
-from lotacao.enforcement.sanctions.fine_payment import nonpayment_items, refund_items
+from lotacao.enforcement.sanctions.fine_payment import nonpayment_items
 from lotacao.enforcement.sanctions.followups import followup_items
 from lotacao.enforcement.sanctions.interventions import intervention_items
+from lotacao.enforcement.sanctions.refunds import refund_items
+from lotacao.enforcement.sanctions.undo import undone_items
 from lotacao.workqueue.services import WorkItemSpec
 
 
@@ -29,5 +31,6 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
     yield from late_items(today)
     yield from nonpayment_items(today)
     yield from refund_items(today)
+    yield from undone_items(today)
     yield from followup_items(today)
     yield from intervention_items(today, horizon)

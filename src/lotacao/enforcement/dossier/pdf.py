@@ -144,6 +144,7 @@ def decision_html(decision: Any, on: dt.date) -> str:
             "instance_name": names.get(decision.instance, decision.instance),
             "decision_penalty": describe_penalty(decision.penalty or notice.penalty),
             "next": step_after(decision, on),
+            "effects": [e for e in decision.effects or [] if e.get("note") and e.get("type") != "none"],
         }
     )
     return render_to_string("enforcement/dossier/pdf/decision.html", context)

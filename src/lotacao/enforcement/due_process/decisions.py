@@ -20,7 +20,13 @@ from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.enforcement.due_process.judging import Tally, tally
-from lotacao.enforcement.due_process.procedure import body_rules, instances, run_deadline, short_cites
+from lotacao.enforcement.due_process.procedure import (
+    body_rules,
+    effects_on_service,
+    instances,
+    run_deadline,
+    short_cites,
+)
 from lotacao.enforcement.due_process.stage import OPEN_FILING, after_event, in_force_penalty
 from lotacao.enforcement.models import (
     AgendaItem,
@@ -33,7 +39,7 @@ from lotacao.enforcement.models import (
 )
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br, infraction_day, local_day
-from lotacao.enforcement.sanctions.effects import apply_final_decision
+from lotacao.enforcement.sanctions.effects import apply_final_decision, apply_on_service
 
 Outcome = Decision.Outcome
 PENALTY_TYPES = {"warning", "fine", "suspension", "revocation", "course", "intervention"}
@@ -282,6 +288,12 @@ def record_decision_service(
         reason=reason,
         action="enforcement.decision_served",
     )
+    day = infraction_day(decision.notice)
+    following = effects_on_service(decision.jurisdiction_id, decision.instance, day)
+    if following is not None:  # Recife art. 43, parágrafo único: the appeal does not suspend it
+        decision = apply_on_service(
+            actor=actor, decision=decision, on=served_on, cites=short_cites(following)
+        )
     after_event(actor, decision.notice, served_on)
     return decision
 
@@ -312,7 +324,8 @@ def finalize(*, actor: Any, decision: Decision, on: dt.date) -> Decision:
         reason=f"{decision.get_outcome_display()} — decisão definitiva em {br(on)}",
         changes=changes,
     )
-    if not annulled:
-        apply_final_decision(actor=actor, decision=decision, on=on)
+    # Annulled: nothing to apply, but effects already in force (an appeal that did not suspend
+    # them) are undone.
+    apply_final_decision(actor=actor, decision=decision, on=on)
     after_event(actor, notice, on)
     return decision

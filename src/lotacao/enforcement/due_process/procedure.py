@@ -2,7 +2,10 @@
 defense and appeal (in order), the body and engine deadline each names — directly, or by the
 most severe penalty in force (`body_by_penalty`, `deadline_by_penalty`) —, the event that opens
 it (`starts`: `served` = the notice's service; `decision_served` = the service of the previous
-instance's decision), the engine's deadline from a start date. (Days, dates and the law's
+instance's decision), the engine's deadline from a start date, whether an instance is decided by
+its body without a filing (`ex_officio`: Cabo's Council applies the penalty) and whether a filing
+at an instance suspends the effects of the decision before it (`suspensive`: Recife's appeal to
+the CRA does not, art. 43, parágrafo único). (Days, dates and the law's
 silences: `lotacao.enforcement.reading`.)
 
 Law values only through `lotacao.core.law`; nothing here writes."""
@@ -112,3 +115,22 @@ def run_deadline(code: str, deadline: str, start: dt.date) -> dict[str, Any]:
         "missing": list(result.get("missing_parameters", [])),
         "rule": f"{days} {counting}" if days is not None else "",
     }
+
+
+def next_instance(code: str, instance_id: str, on: dt.date) -> dict[str, Any] | None:
+    """The instance after `instance_id` in the pack's chain (None: it is the last, or unknown)."""
+    steps = instances(code, on)
+    ids = [str(s.get("id")) for s in steps]
+    if instance_id not in ids or ids.index(instance_id) + 1 >= len(steps):
+        return None
+    return steps[ids.index(instance_id) + 1]
+
+
+def effects_on_service(code: str, instance_id: str, on: dt.date) -> dict[str, Any] | None:
+    """The next instance when a filing there does not suspend the decision of `instance_id`
+    (`suspensive: false`): that decision's effects on the permit start when it is served.
+    None where they wait for finality (the key absent, or true)."""
+    following = next_instance(code, instance_id, on)
+    if following is None or following.get("suspensive") is not False:
+        return None
+    return following

@@ -248,6 +248,9 @@ class Decision(TenantModel):
     final = models.BooleanField("definitiva", default=False)
     final_on = models.DateField("definitiva em", null=True, blank=True)
     effects = models.JSONField("efeitos aplicados", default=list, blank=True)
+    # Effects in force before finality (the appeal did not suspend them) undone or reduced by this
+    # decision: its letter must reach the holder (a work item until its service is recorded).
+    effects_undone = models.BooleanField("efeitos desfeitos em recurso", default=False)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )

@@ -106,6 +106,11 @@ class Fine(TenantModel):
     )
     unit_value_citation = models.CharField("fundamento do valor da unidade", max_length=300, blank=True)
     payment_reference = models.CharField("comprovante", max_length=100, blank=True)
+    # What was given back: the whole fine of a notice annulled later, or the difference of a fine
+    # the final decision reduced (`sanctions.refunds`).
+    refunded_amount = models.DecimalField(
+        "valor restituído (R$)", max_digits=12, decimal_places=2, null=True, blank=True
+    )
     charge = models.OneToOneField(
         "billing.Charge", on_delete=models.PROTECT, null=True, blank=True, related_name="fine"
     )
