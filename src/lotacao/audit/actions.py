@@ -93,6 +93,7 @@ ACTIONS: dict[str, str] = {
     "enforcement.decision_changed": "decisão: penalidade alterada",
     "enforcement.decision_not_known": "decisão: recurso não conhecido",
     "enforcement.decision_lapsed": "decisão: sem defesa no prazo",
+    "enforcement.penalty_applied": "aplicação da penalidade pelo órgão",
     "enforcement.decision_served": "notificação da decisão",
     "enforcement.decision_final": "decisão definitiva",
     "enforcement.decision_effects": "efeitos da decisão definitiva",

@@ -5,7 +5,8 @@ refresh keeps exactly what the job opened while the producer still yields it.
 
 - notices: notices not served by the agency's deadline where the law only flags it, and notices
   served late waiting for a manager's decision (`notices.deadlines`);
-- due process: diligences past the law's number of sessions, decisions to communicate;
+- due process: diligences past the law's number of sessions, decisions to communicate,
+  notices waiting for the body's application of the penalty (Cabo art. 29);
 - sanctions: unpaid fines (offset, suspension), fines to refund, effects undone on appeal to
   tell the holder, suspensions awaiting proof, revocation processes, interventions due or voided.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
+from lotacao.enforcement.due_process import application
 from lotacao.enforcement.due_process.settle import pending_items
 from lotacao.enforcement.notices.deadlines import late_items, overdue_items
 from lotacao.enforcement.sanctions.fine_payment import nonpayment_items
@@ -28,6 +30,7 @@ from lotacao.workqueue.services import WorkItemSpec
 def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
     yield from overdue_items(today)
     yield from pending_items(today)
+    yield from application.pending_items(today)
     yield from late_items(today)
     yield from nonpayment_items(today)
     yield from refund_items(today)

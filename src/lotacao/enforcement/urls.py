@@ -1,7 +1,7 @@
 from django.urls import path
 
 from lotacao.enforcement.dossier import views as views_documents
-from lotacao.enforcement.due_process import views_filings, views_judging
+from lotacao.enforcement.due_process import views_application, views_filings, views_judging
 from lotacao.enforcement.notices import views, views_notification
 from lotacao.enforcement.sanctions import views_effects, views_fines, views_measures
 
@@ -29,6 +29,7 @@ urlpatterns = [
     ),
     path("autos/<int:pk>/arquivar/", views_notification.NoticeArchive.as_view(), name="notice_archive"),
     path("autos/<int:pk>/prosseguir/", views_notification.LateNoticeKeep.as_view(), name="notice_keep"),
+    path("autos/<int:pk>/aplicacao/", views_application.PenaltyApplication.as_view(), name="penalty_apply"),
     path("defesas/<int:pk>/", views_filings.FilingDetail.as_view(), name="filing"),
     path("defesas/<int:pk>/protocolo.pdf", views_filings.FilingReceiptPdf.as_view(), name="filing_receipt"),
     path("anexos/<int:pk>/", views_filings.AttachmentDownload.as_view(), name="attachment"),

@@ -23,6 +23,7 @@ KIND_LABELS = {
     "enforcement.notification_late": "Auto notificado fora do prazo",
     "enforcement.diligence_overdue": "Diligência fora do prazo de sessões",
     "enforcement.decision_to_notify": "Decisão a comunicar",
+    "enforcement.penalty_to_apply": "Auto aguardando a aplicação da penalidade",
     "enforcement.fine_offset": "Multa vencida: desconto de créditos possível",
     "enforcement.fine_refund": "Multa paga de auto anulado ou reduzido: restituir",
     "enforcement.effects_undone": "Efeitos desfeitos em recurso: comunicar o permissionário",

@@ -83,7 +83,12 @@ def step_for(
     citations = cite(code, instance.get("cite"))
     deadline = deadline_id(instance, penalty)
     due, rule, explanation, missing = None, "", "", []
-    if deadline is None:
+    if instance.get("ex_officio"):
+        explanation = (
+            f"{instance.get('name', '')}: decisão do órgão, sem protocolo do infrator; o recurso cabe "
+            "depois da comunicação dessa decisão."
+        )
+    elif deadline is None:
         missing = ["process.instances"]
         explanation = "O pacote não indica o prazo desta instância para a penalidade em vigor."
     else:

@@ -145,7 +145,7 @@ def _check_penalty(penalty: dict[str, Any]) -> dict[str, Any]:
     return penalty
 
 
-def _resulting_penalty(
+def resulting_penalty(
     notice: InfractionNotice, outcome: str, penalty: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The penalty in force after the decision: changed needs the new one; annulled has none."""
@@ -160,7 +160,7 @@ def _resulting_penalty(
 # ---------------------------------------------------------------------------- the records
 
 
-def _decision_notice_due(notice: InfractionNotice, instance: dict[str, Any], day: dt.date) -> Any:
+def decision_notice_due(notice: InfractionNotice, instance: dict[str, Any], day: dt.date) -> Any:
     deadline = instance.get("decision_notice")
     if not deadline:
         return None
@@ -196,7 +196,7 @@ def _record_decision(
         penalty=new_penalty,
         votes={"counts": result.counts, "tie_break": result.tie_break, "note": result.note} if result else {},
         citations=list(dict.fromkeys(short_cites(instance) + list(filing.citations or []))),
-        notify_due=_decision_notice_due(notice, instance, decided_on)
+        notify_due=decision_notice_due(notice, instance, decided_on)
         if outcome != Outcome.ANNULLED
         else None,
         decided_by=actor,
@@ -229,7 +229,7 @@ def _record_votes(j: Judgment, votes: dict[BodyMember, str] | None, result: Tall
         )
 
 
-def _is_last(notice: InfractionNotice, instance_id: str, on: dt.date) -> bool:
+def is_last(notice: InfractionNotice, instance_id: str, on: dt.date) -> bool:
     steps = [s["id"] for s in instances(notice.jurisdiction_id, on)]
     return instance_id not in steps or steps.index(instance_id) == len(steps) - 1
 
@@ -253,7 +253,7 @@ def decide(
     j = _locked(filing, session)
     _check_judgeable(j, reasons, decided_on)
     outcome, result = _outcome(j, outcome, votes)
-    new_penalty = _resulting_penalty(j.notice, outcome, penalty)
+    new_penalty = resulting_penalty(j.notice, outcome, penalty)
     decision = _record_decision(actor, j, outcome, result, reasons, decided_on, new_penalty, reason)
     _record_votes(j, votes, result)
     status = Filing.Status.NOT_KNOWN if outcome == Outcome.NOT_KNOWN else Filing.Status.JUDGED
@@ -264,7 +264,7 @@ def decide(
         reason=reason,
         action="enforcement.filing_judged",
     )
-    if outcome == Outcome.ANNULLED or _is_last(j.notice, j.filing.instance, decided_on):
+    if outcome == Outcome.ANNULLED or is_last(j.notice, j.filing.instance, decided_on):
         return finalize(actor=actor, decision=decision, on=decided_on)
     after_event(actor, j.notice, decided_on)
     return decision

@@ -1,7 +1,8 @@
 """Where a notice stands in its due process: the instance of the pack's `process.instances` open
 for a filing now, the event that starts its deadline and the engine's deadline, or why no filing
 can be made (the notice's state in the table of `notices.states`, a final decision, a filing still
-waiting, no other instance). Every wing reads it: filings, judging, the daily settlement, the
+waiting, no other instance, or the body's own decision still to come — `ex_officio`, Cabo's
+Council applying the penalty, art. 29). Every wing reads it: filings, judging, the daily settlement, the
 notice page and the API.
 
 `after_event` is what every event of the process ends with: the fine is recomputed
@@ -70,6 +71,7 @@ class Stage:
     missing: list[str] = field(default_factory=list)
     blocked: str = ""  # why no filing can be made now
     previous: Decision | None = None
+    ex_officio: bool = False  # the instance open is the body's own decision (no filing: Cabo art. 29)
 
 
 def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
@@ -98,6 +100,13 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
         start = last.served_on if steps[index].get("starts") == "decision_served" else notice.served_on
     instance = steps[index]
     stage = Stage(instance, index, start=start, previous=last, citations=short_cites(instance))
+    if instance.get("ex_officio"):
+        stage.ex_officio = True
+        stage.blocked = (
+            f"{instance['name']} ainda não registrada ({'; '.join(stage.citations)}): defesa ou recurso "
+            "cabem depois da comunicação dessa decisão."
+        )
+        return stage
     if any(f.instance == instance["id"] and f.status in OPEN_FILING for f in notice.filings.all()):
         stage.blocked = f"Já há {instance['name'].lower()} protocolado aguardando julgamento."
         return stage

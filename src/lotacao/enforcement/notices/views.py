@@ -152,6 +152,7 @@ class NoticeDetail(ScopedDetailView):
             "is_holder": is_holder,
             "can_file": is_holder
             or permissions.allowed(access, obj.jurisdiction_id, permissions.FILING_ROLES),
+            "can_apply": permissions.allowed(access, obj.jurisdiction_id, permissions.JUDGING_ROLES),
             # the buttons of the notice's states table this user may use now (notify, archive…)
             "actions": {action.name: action for action in states.offered(obj, access)},
         }
