@@ -110,6 +110,7 @@ ACTIONS: dict[str, str] = {
     "enforcement.measure_applied": "aplicação de medida administrativa",
     "enforcement.measure_condition_met": "condição de liberação cumprida",
     "enforcement.measure_released": "liberação da medida administrativa",
+    "enforcement.measure_converted": "conversão da medida administrativa em outra",
     "enforcement.suspension_awaiting_proof": "suspensão aguardando comprovação",
     "enforcement.suspension_proof": "comprovação para encerrar a suspensão",
     "enforcement.suspension_followup": "acompanhamento da suspensão",

@@ -41,6 +41,10 @@ urlpatterns = [
     path("autos/<int:pk>/medidas/", views_measures.MeasureApply.as_view(), name="measure_apply"),
     path("medidas/<int:pk>/condicoes/", views_measures.MeasureCondition.as_view(), name="measure_condition"),
     path("medidas/<int:pk>/liberar/", views_measures.MeasureRelease.as_view(), name="measure_release"),
+    path("medidas/<int:pk>/converter/", views_measures.MeasureConvert.as_view(), name="measure_convert"),
+    path(
+        "medidas/<int:pk>/compromisso/", views_measures.CommitmentBreach.as_view(), name="measure_commitment"
+    ),
     # fines (lotacao.enforcement.sanctions.views_fines)
     path("autos/<int:pk>/multa/", views_fines.FineIssue.as_view(), name="fine_issue"),
     path("multas/<int:pk>/", views_fines.FineDetail.as_view(), name="fine"),

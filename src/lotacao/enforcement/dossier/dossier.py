@@ -28,6 +28,7 @@ from lotacao.enforcement.due_process.procedure import (
     instances,
     penalty_in_force,
     run_deadline,
+    with_measures,
 )
 from lotacao.enforcement.models import (
     CourseRequirement,
@@ -252,7 +253,8 @@ def _notice_step(
             False,
             citations=list(filing.citations),
         )
-    penalty = penalty_in_force(notice, decisions)
+    applied = [m.kind for m in notice.measures.all() if m.status != Measure.Status.CONVERTED]
+    penalty = with_measures(penalty_in_force(notice, decisions), applied)
     if instance.get("starts") == "decision_served":
         start = last.served_on if last else None
     else:

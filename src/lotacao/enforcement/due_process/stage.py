@@ -26,8 +26,9 @@ from lotacao.enforcement.due_process.procedure import (
     penalty_in_force,
     run_deadline,
     short_cites,
+    with_measures,
 )
-from lotacao.enforcement.models import Decision, Filing, InfractionNotice
+from lotacao.enforcement.models import Decision, Filing, InfractionNotice, Measure
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import infraction_day
 from lotacao.enforcement.sanctions.fines import sync_fine
@@ -55,6 +56,18 @@ def pick(instance: dict[str, Any], key: str, penalty: dict[str, Any]) -> tuple[s
 def in_force_penalty(notice: InfractionNotice) -> dict[str, Any]:
     """The penalty in force: the last decision's that set one, else the notice's."""
     return penalty_in_force(notice, list(notice.decisions.all()))
+
+
+def applied_measures(notice: InfractionNotice) -> list[str]:
+    """The kinds of the measures applied on the notice (one converted counts as what it became)."""
+    return [m.kind for m in notice.measures.all() if m.status != Measure.Status.CONVERTED]
+
+
+def route_penalty(notice: InfractionNotice, decisions: list[Decision] | None = None) -> dict[str, Any]:
+    """What picks the body and deadline of an appeal: the penalty in force and the measures
+    applied (Maricá: retention, art. 70; seizure, art. 71)."""
+    found = list(notice.decisions.all()) if decisions is None else decisions
+    return with_measures(penalty_in_force(notice, found), applied_measures(notice))
 
 
 @dataclass
@@ -110,7 +123,7 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
     if any(f.instance == instance["id"] and f.status in OPEN_FILING for f in notice.filings.all()):
         stage.blocked = f"Já há {instance['name'].lower()} protocolado aguardando julgamento."
         return stage
-    deadline, gap = pick(instance, "deadline", penalty_in_force(notice, decisions))
+    deadline, gap = pick(instance, "deadline", route_penalty(notice, decisions))
     if deadline is None:
         stage.missing.append(f"process.instances.{instance['id']}.deadline")
         stage.explanation = f"Prazo não calculado: {gap}."

@@ -29,6 +29,7 @@ class Measure(TenantModel):
     class Status(models.TextChoices):
         IN_FORCE = "in_force", "Em vigor"
         RELEASED = "released", "Liberada"
+        CONVERTED = "converted", "Convertida em outra medida"
 
     notice = models.ForeignKey(
         "enforcement.InfractionNotice", on_delete=models.PROTECT, related_name="measures"
@@ -44,6 +45,11 @@ class Measure(TenantModel):
     status = models.CharField("situação", max_length=20, choices=Status.choices, default=Status.IN_FORCE)
     released_on = models.DateField("liberada em", null=True, blank=True)
     release_note = models.TextField("observação da liberação", blank=True)
+    # The measure it turned into (Maricá art. 54, parágrafo único: a retention that cannot be
+    # fixed on the spot becomes a seizure).
+    converted_to = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="converted_from"
+    )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
