@@ -1,6 +1,6 @@
 """Measures as the engine's result gives them, per law: what releases each (`release_conditions`),
-what it turns into (`measure_escalations`) — and Maricá's appeal routes for retention (art. 70)
-and seizure (art. 71)."""
+what it turns into (`measure_escalations`), the body's choice between alternatives (`choice`) — and
+Maricá's appeal routes for retention (art. 70) and seizure (art. 71)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
+from lotacao.enforcement.due_process import decisions, judging
 from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import Measure, RevocationProcess
 from lotacao.enforcement.sanctions import fine_payment, fines, measure_steps, measures
@@ -182,3 +183,48 @@ def test_marica_retention_turns_into_seizure_and_the_appeal_goes_to_the_ept_pres
     )
     appeal = w.file(notice, dt.date(2025, 6, 12))
     assert appeal.body.key == "ept_president" and not appeal.late and appeal.due_on == dt.date(2025, 6, 17)
+
+
+def test_esteio_iv_02_the_cip_chooses_one_measure_and_a_suspension_needs_its_days(
+    world: Any, client: Any
+) -> None:
+    """Esteio, Anexo II, IV-02: "desconto do valor devido ou suspensão da permissão" — one, not
+    both; the row gives no days for the suspension (a value the agency supplies)."""
+    o = world.objects["esteio"]
+    permit = o["permits.permit"]
+    w = Walk(world, world.b, o["registry.holder"], "permit_holder", permit=permit)
+    notice = w.serve(w.draw("2025-06-02", "IV-02"), dt.date(2025, 6, 3))
+    kinds = [m["type"] for m in notice.penalty["measures"]]
+    assert kinds == ["credit_offset", "permit_suspension"]
+    appeal = w.file(notice, dt.date(2025, 6, 10))
+    session = w.session(appeal.body, dt.date(2025, 6, 20))
+    present = [m for m in session.present.all() if m.role != "president"]
+    votes = dict(zip(present, ["uphold", "uphold"], strict=False))
+
+    def judge(choice: str | None) -> Any:
+        return decisions.decide(
+            actor=None,
+            filing=appeal,
+            session=session,
+            votes=votes,
+            reasons="Valores devidos não pagos.",
+            decided_on=dt.date(2025, 6, 20),
+            measure_choice=choice,
+        )
+
+    judging.build_agenda(actor=None, session=session)
+    client.force_login(world.users["comissao.esteio"])
+    page = client.get(session.get_absolute_url()).content.decode()
+    assert "Medida escolhida (a lei oferece uma ou outra)" in page
+    assert "Desconto do valor devido de créditos do infrator" in page and "credit_offset</option>" not in page
+    with pytest.raises(ValidationError, match="escolher uma só medida"):
+        judge(None)
+    with pytest.raises(ValidationError, match="Prazo da suspensão da permissão onde a linha do Anexo II"):
+        judge("permit_suspension")
+    _value(world.b, "measure.suspension_days", {"IV-02": 15})
+    decision = judge("permit_suspension")
+    assert decision.final
+    assert decision.penalty["measures"] == [{"type": "permit_suspension", "days": 15, "chosen": True}]
+    permit.refresh_from_db()
+    assert permit.status == Permit.Status.SUSPENDED
+    assert permit.suspended_until == dt.date(2025, 7, 4)  # 15 days from the final decision

@@ -22,6 +22,20 @@ PENALTY_LABELS = {
     "intervention": "Intervenção",
 }
 
+# The engine's measure ids in words (as `Measure.Kind` labels them, and the ones no Measure row
+# takes: Esteio's offset of what is owed, Anexo II, IV-02).
+MEASURE_WORDS = {
+    "vehicle_retention": "Retenção do veículo",
+    "vehicle_removal": "Afastamento do veículo",
+    "vehicle_seizure": "Remoção e apreensão do veículo",
+    "document_seizure": "Recolhimento de documentos",
+    "staff_removal": "Afastamento do pessoal de operação",
+    "permit_suspension": "Suspensão da permissão",
+    "credit_offset": "Desconto do valor devido de créditos do infrator",
+}
+def measure_words(kind: str) -> str:
+    return MEASURE_WORDS.get(kind, "Medida administrativa")
+
 
 def br(day: dt.date) -> str:
     """`31/12/2025`."""
@@ -77,3 +91,4 @@ def describe_penalty(penalty: dict[str, Any] | None) -> str:
 
 def law_date(value: dt.datetime | dt.date) -> dt.date:
     return value.date() if isinstance(value, dt.datetime) else value
+

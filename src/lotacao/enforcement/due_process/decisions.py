@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.enforcement.due_process.choices import choose
 from lotacao.enforcement.due_process.judging import Tally, tally
 from lotacao.enforcement.due_process.procedure import (
     body_rules,
@@ -196,9 +197,7 @@ def _record_decision(
         penalty=new_penalty,
         votes={"counts": result.counts, "tie_break": result.tie_break, "note": result.note} if result else {},
         citations=list(dict.fromkeys(short_cites(instance) + list(filing.citations or []))),
-        notify_due=decision_notice_due(notice, instance, decided_on)
-        if outcome != Outcome.ANNULLED
-        else None,
+        notify_due=decision_notice_due(notice, instance, decided_on) if outcome != Outcome.ANNULLED else None,
         decided_by=actor,
     )
     return create_audited(
@@ -246,14 +245,20 @@ def decide(
     votes: dict[BodyMember, str] | None = None,
     session: Session | None = None,
     penalty: dict[str, Any] | None = None,
+    measure_choice: str | None = None,
 ) -> Decision:
     """Judge a filing. Collegiate bodies with a voting rule in the law decide by the votes of the
     members present in an open session (quorum checked when it opened); the others record the
-    outcome as proclaimed. A late filing can only be declared late (not known)."""
+    outcome as proclaimed. A late filing can only be declared late (not known). Where the law
+    offers alternative measures (Esteio, Anexo II, IV-02), the decision records the one chosen."""
     j = _locked(filing, session)
     _check_judgeable(j, reasons, decided_on)
     outcome, result = _outcome(j, outcome, votes)
     new_penalty = resulting_penalty(j.notice, outcome, penalty)
+    if outcome != Outcome.ANNULLED:
+        new_penalty = choose(
+            j.notice.jurisdiction_id, j.notice.infraction_code, new_penalty, measure_choice, decided_on
+        )
     decision = _record_decision(actor, j, outcome, result, reasons, decided_on, new_penalty, reason)
     _record_votes(j, votes, result)
     status = Filing.Status.NOT_KNOWN if outcome == Outcome.NOT_KNOWN else Filing.Status.JUDGED

@@ -34,7 +34,7 @@ from lotacao.enforcement.models import (
     InfractionNotice,
     SuspensionFollowUp,
 )
-from lotacao.enforcement.reading import br, citation_of
+from lotacao.enforcement.reading import br, citation_of, measure_words
 from lotacao.enforcement.sanctions import undo
 from lotacao.enforcement.sanctions.followups import open_revocation_process
 from lotacao.enforcement.sanctions.interventions import LIVE
@@ -89,6 +89,24 @@ def _effects_of(
     return effects
 
 
+def _chosen(actor: Any, decision: Decision, notice: InfractionNotice, on: dt.date) -> list[dict[str, Any]]:
+    """The measure the body chose among the law's alternatives (Esteio, Anexo II, IV-02): the
+    permit's suspension takes effect; the offset of what is owed is the agency's to record."""
+    if decision.outcome not in APPLIES:
+        return []
+    effects = []
+    for item in (decision.penalty or {}).get("measures") or []:
+        if not (isinstance(item, dict) and item.get("chosen")):
+            continue
+        if item.get("type") == "permit_suspension":
+            effects.append(_suspension(actor, decision, notice, int(item.get("days") or 0), on))
+        else:
+            what = measure_words(str(item.get("type")))
+            note = f"{what}, escolhido na decisão: registre-o no cadastro financeiro."
+            effects.append(_effect(str(item.get("type")), False, note, list(decision.citations)))
+    return effects
+
+
 def _penalties(decision: Decision) -> list[Any]:
     return list((decision.penalty or {}).get("penalties", [])) if decision.outcome in APPLIES else []
 
@@ -135,6 +153,7 @@ def apply_final_decision(*, actor: Any, decision: Decision, on: dt.date) -> Deci
         if settled.residual_days:
             settled.effects.append(_suspension(actor, decision, notice, settled.residual_days, on))
     effects = settled.effects + _effects_of(actor, decision, notice, penalties, on)
+    effects += _chosen(actor, decision, notice, on)
     if not effects:
         effects.append(_effect("none", True, "Nenhuma penalidade em vigor.", []))
     return _record(actor, decision, effects, reason, effects_undone=settled.undone)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Measure
 from lotacao.enforcement.notices import states
+from lotacao.enforcement.reading import measure_words
 from lotacao.enforcement.sanctions import measure_steps, measures
 
 register = template.Library()
@@ -63,4 +64,4 @@ def measure_label(kind: str) -> str:
     try:
         return str(Measure.Kind(kind).label)
     except ValueError:
-        return str(kind)
+        return measure_words(kind)
