@@ -1,6 +1,7 @@
 """Measures as the engine's result gives them, per law: what releases each (`release_conditions`),
-what it turns into (`measure_escalations`), the body's choice between alternatives (`choice`) — and
-Maricá's appeal routes for retention (art. 70) and seizure (art. 71)."""
+what it turns into (`measure_escalations`), the body's choice between alternatives (`choice`), the
+charges besides the penalty and the fine base with its act — and Maricá's appeal routes for
+retention (art. 70) and seizure (art. 71)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from lotacao.enforcement.due_process import decisions, judging
+from lotacao.enforcement.due_process import decisions, judging, settle
 from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import Measure, RevocationProcess
 from lotacao.enforcement.sanctions import fine_payment, fines, measure_steps, measures
@@ -228,3 +229,26 @@ def test_esteio_iv_02_the_cip_chooses_one_measure_and_a_suspension_needs_its_day
     permit.refresh_from_db()
     assert permit.status == Permit.Status.SUSPENDED
     assert permit.suspended_until == dt.date(2025, 7, 4)  # 15 days from the final decision
+
+
+def test_the_notice_shows_the_fine_base_with_its_act_and_the_charges(world: Any, client: Any) -> None:
+    """Recife (art. 36, § 1º): the base used and the act that corrected it; Esteio (art. 18, c and
+    parágrafo único): the removal and storage costs, and on recidivism a fine of equal value."""
+    _value(world.a, "penalty.base_fine_readjustment", "8")
+    o = world.objects["recife"]
+    recife = Walk(world, world.a, o["registry.holder"], "permit_holder", permit=o["permits.permit"]).draw(
+        "2025-06-02", "G2-a"
+    )
+    assert recife.penalty["penalties"] == [{"type": "fine", "amount": "108.00"}]
+    client.force_login(world.users["atendente.recife"])
+    page = client.get(f"/fiscalizacao/autos/{recife.pk}/").content.decode()
+    assert "Valor base da multa (Vb): R$\xa054,00, desde 01/01/2025 — Decreto municipal (teste)" in page
+    esteio = Walk(world, world.b, None, "unlicensed", plate="CLA2N34", offender_name="Sem Permissão")
+    esteio.serve(esteio.draw("2025-02-03", ""), dt.date(2025, 2, 4))
+    settle.settle_due_process(today=dt.date(2025, 3, 31))
+    again = esteio.draw("2025-06-02", "")
+    client.force_login(world.users["atendente.esteio"])
+    page = client.get(f"/fiscalizacao/autos/{again.pk}/").content.decode()
+    assert "Ressarcimento das despesas de remoção e estadia do veículo" in page
+    assert "Multa de valor igual às despesas de remoção e estadia (reincidência)" in page
+    assert "removal_and_storage_costs" not in page
