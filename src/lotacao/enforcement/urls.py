@@ -3,7 +3,7 @@ from django.urls import path
 from lotacao.enforcement.dossier import views as views_documents
 from lotacao.enforcement.due_process import views_application, views_filings, views_judging
 from lotacao.enforcement.notices import views, views_notification
-from lotacao.enforcement.sanctions import views_effects, views_fines, views_measures
+from lotacao.enforcement.sanctions import views_effects, views_fines, views_interruptions, views_measures
 
 app_name = "enforcement"
 urlpatterns = [
@@ -65,4 +65,10 @@ urlpatterns = [
         "efeitos/intervencoes/nova/", views_effects.InterventionCreate.as_view(), name="intervention_create"
     ),
     path("efeitos/intervencoes/<int:pk>/", views_effects.InterventionPage.as_view(), name="intervention"),
+    # interruption of the service on request (lotacao.enforcement.sanctions.views_interruptions)
+    path(
+        "permissoes/<int:pk>/interrupcoes/",
+        views_interruptions.PermitInterruptions.as_view(),
+        name="interruptions",
+    ),
 ]

@@ -32,6 +32,8 @@ KIND_LABELS = {
     "enforcement.revocation_process": "Processo de cassação",
     "enforcement.intervention_due": "Prazo da intervenção",
     "enforcement.intervention_void": "Intervenção inválida",
+    "enforcement.interruption_requested": "Pedido de interrupção do serviço a decidir",
+    "enforcement.interruption_over_limit": "Interrupção além do limite anual: desistência",
 }
 
 

@@ -257,3 +257,47 @@ class Intervention(TenantModel):
 
     def __str__(self) -> str:
         return f"Intervenção ({self.decree})"
+
+
+class InterruptionRequest(TenantModel):
+    """A holder's request to interrupt the service (Maricá art. 38: up to 30 days a year, authorized
+    by the Executive "observada a conveniência do serviço"), checked with the engine; beyond the
+    limit it is refused — interrupting more than authorized is desistência and leads to revocation
+    (art. 38, parágrafo único; art. 58, IV) — and a manager decides whether to open that process."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", "Pedido registrado, aguardando decisão"
+        AUTHORIZED = "authorized", "Autorizada"
+        DENIED = "denied", "Indeferida"
+        OVER_LIMIT = "over_limit", "Recusada: além do limite anual"
+        REVOCATION_OPENED = "revocation_opened", "Processo de cassação aberto"
+        CLOSED = "closed", "Arquivada"
+
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="+")
+    starts_on = models.DateField("interromper de")
+    ends_on = models.DateField("até")
+    days = models.PositiveIntegerField("dias pedidos")
+    year_days = models.PositiveIntegerField("dias no ano, com este pedido")
+    reason = models.TextField("motivo do pedido")
+    status = models.CharField("situação", max_length=20, choices=Status.choices, default=Status.REQUESTED)
+    explanation = models.TextField("verificação da lei", blank=True)
+    citations = models.JSONField("fundamentos", default=list, blank=True)
+    decided_on = models.DateField("decidido em", null=True, blank=True)
+    decision_note = models.TextField("decisão", blank=True)
+    revocation = models.ForeignKey(
+        RevocationProcess, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "permit__holder_id"
+
+    class Meta:
+        verbose_name = "pedido de interrupção do serviço"
+        verbose_name_plural = "pedidos de interrupção do serviço"
+        ordering = ["-starts_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Interrupção de {self.starts_on:%d/%m/%Y} a {self.ends_on:%d/%m/%Y}"
