@@ -59,6 +59,8 @@ def test_the_council_applies_the_penalty_on_its_screen(world: Any, client: Any) 
     assert decision.instance == "application" and decision.body is not None and decision.body.key == "council"
     assert not decision.final and decision.reasons.startswith("Penalidade aplicada como calculada")
     assert "Não há aplicação de penalidade pelo órgão pendente" in client.get(url).content.decode()
+    shown = client.get(decision.get_absolute_url()).content.decode()
+    assert "Penalidade aplicada como calculada" in shown and "Penalidade mantida" not in shown
 
 
 def test_the_application_needs_the_notice_served_and_a_session(world: Any) -> None:

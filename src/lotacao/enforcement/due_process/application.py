@@ -31,18 +31,14 @@ from lotacao.enforcement.due_process.judging import body_for
 from lotacao.enforcement.due_process.procedure import body_rules, instances
 from lotacao.enforcement.due_process.stage import Stage, after_event, current_stage, in_force_penalty, pick
 from lotacao.enforcement.models import Decision, InfractionNotice, JudgingBody, Session
+from lotacao.enforcement.models.due_process import APPLICATION_WORDS
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br
 from lotacao.workqueue.services import WorkItemSpec
 
 Outcome = Decision.Outcome
 APPLICATION_KIND = "enforcement.penalty_to_apply"
-# The outcomes of an application, in the words of the body that applies.
-OUTCOME_WORDS = {
-    Outcome.UPHELD.value: "Penalidade aplicada como calculada",
-    Outcome.CHANGED.value: "Penalidade aplicada com alteração",
-    Outcome.ANNULLED.value: "Penalidade não aplicada (auto anulado)",
-}
+OUTCOME_WORDS = APPLICATION_WORDS  # the outcomes of an application, in the body's words
 
 
 def awaiting(notice: InfractionNotice, on: dt.date) -> Stage | None:
