@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from lotacao.enforcement.due_process import settle
+from lotacao.enforcement.due_process import application, decisions, judging, settle
+from lotacao.enforcement.due_process.stage import current_stage
+from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import penalty
 from lotacao.enforcement.sanctions import fine_payment, fines, measures
 from lotacao.registry import services as registry
@@ -175,6 +177,19 @@ def test_pernambuco_scenario(world: Any) -> None:
     )
 
 
+def _applied(w: Walk, notice: Any, day: dt.date, outcome: str = "upheld") -> Any:
+    """Cabo's Council applies the penalty in a session (art. 29)."""
+    body = judging.body_for(w.j.code, "council", day)
+    return application.apply_penalty(
+        actor=None,
+        notice=notice,
+        outcome=outcome,
+        reasons="Infração comprovada pelo auto.",
+        decided_on=day,
+        session=w.session(body, day),
+    )
+
+
 def test_cabo_scenario(world: Any) -> None:
     j = make_jurisdiction("cabo")
     holder = _person_holder(j)
@@ -192,18 +207,45 @@ def test_cabo_scenario(world: Any) -> None:
             due_on=dt.date(2009, 3, 1),
             today=dt.date(2009, 2, 5),
         )
-    # 1. No appeal within 10 days of the application: final (section XIV).
+    # 1. The Council applies the penalty (art. 29): the notice served is only the proposal.
+    # Nothing lapses while it waits, and there is nothing to appeal from yet.
     settle.settle_due_process(today=dt.date(2009, 2, 17))
+    first.refresh_from_db()
+    assert first.status == InfractionNotice.Status.NOTIFIED
+    stage = current_stage(first, dt.date(2009, 2, 17))
+    assert stage.ex_officio and "Aplicação da penalidade pelo Conselho" in stage.blocked
+    with pytest.raises(ValidationError, match="ainda não registrada"):
+        w.file(first, dt.date(2009, 2, 17))
+    assert any(i.key == f"notice:{first.pk}" for i in application.pending_items(dt.date(2009, 2, 17)))
+    applied = _applied(w, first, dt.date(2009, 2, 18))
+    assert applied.body.key == "council" and not applied.final
+    # the 10 days run from the notification of the application, not from the notice's service
+    decisions.record_decision_service(actor=None, decision=applied, served_on=dt.date(2009, 2, 20))
+    stage = current_stage(first, dt.date(2009, 2, 25))
+    assert stage.instance is not None and stage.instance["id"] == "appeal"
+    assert stage.start == dt.date(2009, 2, 20) and stage.due == dt.date(2009, 3, 2)
+    settle.settle_due_process(today=dt.date(2009, 3, 2))
+    assert not _final(first)
+    settle.settle_due_process(today=dt.date(2009, 3, 3))
     assert _final(first)
-    # 2. An appeal to the Council in time that annuls.
+    # 2. An appeal in time goes to the Mayor, who annuls.
     second = w.serve(w.draw("2009-03-02", "reg-2", "grave"), dt.date(2009, 3, 4))
-    appeal = w.file(second, dt.date(2009, 3, 10))
-    assert appeal.body.key == "council" and not appeal.late
-    assert w.judge(appeal, dt.date(2009, 3, 20), "annulled").final
+    decided = _applied(w, second, dt.date(2009, 3, 10))
+    decisions.record_decision_service(actor=None, decision=decided, served_on=dt.date(2009, 3, 12))
+    appeal = w.file(second, dt.date(2009, 3, 20))
+    assert appeal.body.key == "mayor" and not appeal.body.collegiate and not appeal.late
+    assert appeal.due_on == dt.date(2009, 3, 23)  # 22/03 a Sunday: the next business day
+    assert w.judge(appeal, dt.date(2009, 3, 25), "annulled").final
     # 3. A late appeal is recorded, flagged and declared late.
     third = w.serve(w.draw("2009-04-01", "reg-3", "grave"), dt.date(2009, 4, 2))
+    decisions.record_decision_service(
+        actor=None, decision=_applied(w, third, dt.date(2009, 4, 3)), served_on=dt.date(2009, 4, 6)
+    )
     late = w.file(third, dt.date(2009, 4, 20))
     assert late.late
     assert w.judge(late, dt.date(2009, 4, 25), "not_known").final and _final(third)
-    fourth = w.draw("2009-05-04", "reg-4", "grave")
-    assert {h["status"] for h in penalty.offender_history(fourth)} == {"final", "annulled"}
+    # 4. The Council may also not apply it: the notice is annulled and never counts.
+    fourth = w.serve(w.draw("2009-05-04", "reg-4", "grave"), dt.date(2009, 5, 5))
+    assert _applied(w, fourth, dt.date(2009, 5, 6), outcome="annulled").final
+    fifth = w.draw("2009-06-01", "reg-5", "grave")
+    assert {h["status"] for h in penalty.offender_history(fifth)} == {"final", "annulled"}

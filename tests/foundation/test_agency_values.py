@@ -129,3 +129,45 @@ def test_only_managers_use_the_screen(world: Any, client: Any) -> None:
     assert bad.status_code == 400 and "JSON" in bad.content.decode()
     client.force_login(world.users["gestor.esteio"])
     assert client.get("/lei/?j=recife").status_code == 404
+
+
+def test_a_manager_registers_a_fare_readjustment_on_its_typed_form(world: Any, client: Any) -> None:
+    """Recife (art. 36, § 1º; art. 45, parágrafo único): a dated percentage with its act, not JSON;
+    the engine corrects the base from that date and the result names the act."""
+    from lotacao.core.law import evaluate_case
+
+    client.force_login(world.users["gestor.recife"])
+    page = client.get("/lei/?j=recife").content.decode()
+    assert "Reajustes tarifários do valor base das multas" in page and "Nenhum reajuste registrado" in page
+    body = {
+        "j": "recife",
+        "form": "readjustment",
+        "reajuste-valid_from": "2026-01-01",
+        "reajuste-percent": "8,5",
+        "reajuste-cite": "Decreto nº 100/2025",
+        "reajuste-reason": "Reajuste tarifário de 2026",
+    }
+    refused = client.post("/lei/", {**body, "reajuste-percent": "oito"})
+    assert refused.status_code == 400 and "não é um percentual" in refused.content.decode()
+    too_early = client.post("/lei/", {**body, "reajuste-valid_from": "2003-04-16"})
+    assert too_early.status_code == 400 and "posterior a essa data" in too_early.content.decode()
+    assert client.post("/lei/", body).status_code == 302
+    row = AgencyValue.objects.get(jurisdiction=world.a, parameter="penalty.base_fine_readjustment")
+    assert row.value == "8.5" and row.cite == "Decreto nº 100/2025"
+    page = client.get("/lei/?j=recife").content.decode()
+    assert "8,50%" in page and "Decreto nº 100/2025" in page
+    result = evaluate_case(
+        {
+            "jurisdiction": "recife",
+            "kind": "penalty",
+            "date": "2026-02-02",
+            "offender": "permit_holder",
+            "infraction": {"code": "G2-a"},
+            "history": [],
+        }
+    )
+    assert result["base_fine"]["amount"] == "54.25" and result["base_fine"]["act"] == "Decreto nº 100/2025"
+    assert result["penalties"] == [{"type": "fine", "amount": "108.50"}]
+    client.force_login(world.users["gestor.esteio"])
+    assert "Reajustes tarifários" not in client.get("/lei/?j=esteio").content.decode()  # not in its law
+    assert client.post("/lei/", {**body, "j": "esteio"}).status_code == 404

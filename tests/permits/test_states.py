@@ -104,6 +104,8 @@ def _run(action: str, permit: Permit, make: Any, j: Any) -> Any:
         return services.reinstate_permit(**common, on=DAY)
     if action == "revoke":
         return services.revoke_permit(**common, on=DAY)
+    if action == "restore":
+        return services.restore_permit(**common, on=DAY)
     assert action == "expire"
     return services.expire_permit(actor=None, permit=permit, on=DAY)
 

@@ -12,6 +12,9 @@ where the law has permits, else their vehicle):
      body, a session scheduled for today with that filing on its agenda (the commission opens it
      and judges);
   3. served 90 days ago, nothing filed: made final by `settle.settle_due_process` (history);
+  where the law gives the body the first decision (Cabo's Council applies the penalty, art. 29),
+  the notices of stages 2 and 3 are applied by it the day after their service and the
+  application communicated the day after; the recent one waits for it;
 - the fines of the notices whose penalty has one (`fines.issue_fine`; where the law fixes no due
   date, the agency's: today + 30 days).
 - on the defended notice, the first measure the engine lists that does not stop the vehicle
@@ -33,9 +36,10 @@ from django.utils import timezone
 from lotacao.accounts.models import HolderAccount, User
 from lotacao.core.law import value
 from lotacao.core.models import Jurisdiction
-from lotacao.enforcement.due_process import filings, judging, procedure, settle
+from lotacao.enforcement.due_process import application, decisions, filings, judging, procedure, settle
 from lotacao.enforcement.models import (
     BodyMember,
+    Decision,
     Filing,
     Fine,
     InfractionNotice,
@@ -200,9 +204,12 @@ def _notice(
     )
     _count(summary, True)
     _fine(notice, today, summary)
+    if n > 0:  # where the body applies the penalty first (Cabo art. 29), it does, and says so
+        _applied(notice, served, summary)
     if n == 1:
         _measure(notice, summary)
-        filed_at = dt.datetime.combine(served + dt.timedelta(days=2), dt.time(14, 0), tzinfo=zone)
+        gap = 4 if Decision.unscoped.filter(notice=notice).exists() else 2
+        filed_at = dt.datetime.combine(served + dt.timedelta(days=gap), dt.time(14, 0), tzinfo=zone)
         filing = filings.file_defense(
             actor=None,
             notice=notice,
@@ -213,6 +220,36 @@ def _notice(
         )
         _count(summary, True)
         _session(filing, today, summary)
+
+
+def _applied(notice: InfractionNotice, served: dt.date, summary: Any) -> None:
+    """The body's own decision where the law gives it before any appeal (`ex_officio`): applied the
+    day after the service, in a session of its members, and communicated the day after."""
+    day = served + dt.timedelta(days=1)
+    stage = application.awaiting(notice, day)
+    if stage is None or stage.instance is None:
+        return
+    body = judging.body_for(notice.jurisdiction_id, str(stage.instance.get("body")), day)
+    session = None
+    if body is not None and body.collegiate:
+        session = judging.schedule_session(actor=None, body=body, held_on=day, reason=REASON)
+        present = [m for m in body.members.all() if m.serves_on(day)]
+        judging.open_session(actor=None, session=session, present=present, reason=REASON)
+    decision = application.apply_penalty(
+        actor=None,
+        notice=notice,
+        outcome="upheld",
+        reasons="Infração comprovada pelo auto e pelo relatório da fiscalização (demonstração).",
+        decided_on=day,
+        session=session,
+        reason=REASON,
+    )
+    if session is not None:
+        judging.close_session(actor=None, session=session, reason=REASON)
+    decisions.record_decision_service(
+        actor=None, decision=decision, served_on=day + dt.timedelta(days=1), reason=REASON
+    )
+    _count(summary, True)
 
 
 def _fine(notice: InfractionNotice, today: dt.date, summary: Any) -> None:

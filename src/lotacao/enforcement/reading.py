@@ -22,6 +22,27 @@ PENALTY_LABELS = {
     "intervention": "Intervenção",
 }
 
+# The engine's measure ids in words (as `Measure.Kind` labels them, and the ones no Measure row
+# takes: Esteio's offset of what is owed, Anexo II, IV-02).
+MEASURE_WORDS = {
+    "vehicle_retention": "Retenção do veículo",
+    "vehicle_removal": "Afastamento do veículo",
+    "vehicle_seizure": "Remoção e apreensão do veículo",
+    "document_seizure": "Recolhimento de documentos",
+    "staff_removal": "Afastamento do pessoal de operação",
+    "permit_suspension": "Suspensão da permissão",
+    "credit_offset": "Desconto do valor devido de créditos do infrator",
+}
+# What the offender owes besides the penalty (the engine's `charges`; Esteio art. 18, c).
+CHARGE_WORDS = {
+    "removal_and_storage_costs": "Ressarcimento das despesas de remoção e estadia do veículo",
+    "fine_equal_to_costs": "Multa de valor igual às despesas de remoção e estadia (reincidência)",
+}
+
+
+def measure_words(kind: str) -> str:
+    return MEASURE_WORDS.get(kind, "Medida administrativa")
+
 
 def br(day: dt.date) -> str:
     """`31/12/2025`."""
@@ -77,3 +98,29 @@ def describe_penalty(penalty: dict[str, Any] | None) -> str:
 
 def law_date(value: dt.datetime | dt.date) -> dt.date:
     return value.date() if isinstance(value, dt.datetime) else value
+
+
+def base_fine_words(result: dict[str, Any] | None) -> str:
+    """The fine base the engine used and the act it comes from (Recife art. 36, § 1º; art. 45,
+    parágrafo único): "Valor base da multa (Vb): R$ 54,00, desde 01/01/2027 — Decreto nº 100/2026"."""
+    base = (result or {}).get("base_fine")
+    if not isinstance(base, dict) or base.get("amount") is None:
+        return ""
+    since = dt.date.fromisoformat(str(base.get("since")))
+    count = len(base.get("readjustments") or [])
+    text = f"Valor base da multa (Vb): {brl(base['amount'])}, desde {br(since)} — {base.get('act', '')}"
+    if count == 0:
+        return f"{text} (valor fixado pela lei, sem reajuste tarifário registrado)."
+    plural = "reajustes tarifários registrados" if count > 1 else "reajuste tarifário registrado"
+    return f"{text} ({count} {plural})."
+
+
+def charge_words(result: dict[str, Any] | None) -> list[str]:
+    """What the offender owes besides the penalty, in words with the article (Esteio art. 18, c
+    and parágrafo único)."""
+    out = []
+    for charge in (result or {}).get("charges") or []:
+        if isinstance(charge, dict):
+            words = CHARGE_WORDS.get(str(charge.get("type")), "Outro valor devido")
+            out.append(f"{words} ({charge.get('citation', '')})" if charge.get("citation") else words)
+    return out

@@ -1,9 +1,9 @@
 from django.urls import path
 
 from lotacao.enforcement.dossier import views as views_documents
-from lotacao.enforcement.due_process import views_filings, views_judging
+from lotacao.enforcement.due_process import views_application, views_filings, views_judging
 from lotacao.enforcement.notices import views, views_notification
-from lotacao.enforcement.sanctions import views_effects, views_fines, views_measures
+from lotacao.enforcement.sanctions import views_effects, views_fines, views_interruptions, views_measures
 
 app_name = "enforcement"
 urlpatterns = [
@@ -29,6 +29,7 @@ urlpatterns = [
     ),
     path("autos/<int:pk>/arquivar/", views_notification.NoticeArchive.as_view(), name="notice_archive"),
     path("autos/<int:pk>/prosseguir/", views_notification.LateNoticeKeep.as_view(), name="notice_keep"),
+    path("autos/<int:pk>/aplicacao/", views_application.PenaltyApplication.as_view(), name="penalty_apply"),
     path("defesas/<int:pk>/", views_filings.FilingDetail.as_view(), name="filing"),
     path("defesas/<int:pk>/protocolo.pdf", views_filings.FilingReceiptPdf.as_view(), name="filing_receipt"),
     path("anexos/<int:pk>/", views_filings.AttachmentDownload.as_view(), name="attachment"),
@@ -40,6 +41,10 @@ urlpatterns = [
     path("autos/<int:pk>/medidas/", views_measures.MeasureApply.as_view(), name="measure_apply"),
     path("medidas/<int:pk>/condicoes/", views_measures.MeasureCondition.as_view(), name="measure_condition"),
     path("medidas/<int:pk>/liberar/", views_measures.MeasureRelease.as_view(), name="measure_release"),
+    path("medidas/<int:pk>/converter/", views_measures.MeasureConvert.as_view(), name="measure_convert"),
+    path(
+        "medidas/<int:pk>/compromisso/", views_measures.CommitmentBreach.as_view(), name="measure_commitment"
+    ),
     # fines (lotacao.enforcement.sanctions.views_fines)
     path("autos/<int:pk>/multa/", views_fines.FineIssue.as_view(), name="fine_issue"),
     path("multas/<int:pk>/", views_fines.FineDetail.as_view(), name="fine"),
@@ -60,4 +65,10 @@ urlpatterns = [
         "efeitos/intervencoes/nova/", views_effects.InterventionCreate.as_view(), name="intervention_create"
     ),
     path("efeitos/intervencoes/<int:pk>/", views_effects.InterventionPage.as_view(), name="intervention"),
+    # interruption of the service on request (lotacao.enforcement.sanctions.views_interruptions)
+    path(
+        "permissoes/<int:pk>/interrupcoes/",
+        views_interruptions.PermitInterruptions.as_view(),
+        name="interruptions",
+    ),
 ]

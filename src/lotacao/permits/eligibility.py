@@ -60,7 +60,9 @@ def active_bans(*, person: Any = None, company: Any = None, on: dt.date) -> list
     if person is None and company is None:
         return []
     party = Q(person=person) if person is not None else Q(company=company)
-    return list(Ban.unscoped.filter(party, starts_on__lte=on, ends_on__gte=on).order_by("-ends_on"))
+    bans = Ban.unscoped.filter(party, starts_on__lte=on, ends_on__gte=on)
+    bans = bans.filter(Q(lifted_on__isnull=True) | Q(lifted_on__gt=on))
+    return list(bans.order_by("-ends_on"))
 
 
 def ban_reason(ban: Ban, party_label: str) -> Reason:

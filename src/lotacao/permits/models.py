@@ -195,6 +195,10 @@ class Ban(TenantModel):
     starts_on = models.DateField("desde")
     ends_on = models.DateField("até")
     citation = models.CharField("fundamento", max_length=300)
+    # Lifted when the decision that caused it is annulled or reduced on appeal (Recife art. 43,
+    # parágrafo único: the revocation took effect before the appeal was judged).
+    lifted_on = models.DateField("levantado em", null=True, blank=True)
+    lift_reason = models.TextField("motivo do levantamento", blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "permit__holder_id"
@@ -212,3 +216,8 @@ class Ban(TenantModel):
 
     def __str__(self) -> str:
         return f"Impedimento de {self.person or self.company} até {self.ends_on:%d/%m/%Y}"
+
+    def in_force(self, on: dt.date) -> bool:
+        """Whether the ban bars its party on `on` (within its dates and not lifted by then)."""
+        lifted = self.lifted_on is not None and self.lifted_on <= on
+        return self.starts_on <= on <= self.ends_on and not lifted

@@ -9,6 +9,7 @@ lists and leads to the status it names:
     application | eligible | ineligible --grant---> active
     active --suspend--> suspended --reinstate--> active
     active | suspended --revoke--> revoked (the holder's re-entry ban is recorded)
+    revoked --restore--> active (a revocation undone on appeal; its ban lifted)
     active | suspended --withdraw--> withdrawn (on the day the holder stops)
     active | suspended --transfer--> transferred (and a new active permit for the receiver)
     active | suspended --renew | agent--> (the status stays)
@@ -71,6 +72,11 @@ TRANSITIONS: tuple[Transition, ...] = (
     Transition("suspend", "Suspender", "suspender", DECIDERS, (S.ACTIVE,), (S.SUSPENDED,)),
     Transition("reinstate", "Reativar", "reativar", DECIDERS, (S.SUSPENDED,), (S.ACTIVE,)),
     Transition("revoke", "Cassar", "cassar", DECIDERS, LIVE, (S.REVOKED,)),
+    # A revocation in force before the appeal was judged, undone when the appeal annuls or
+    # reduces it (Recife art. 43, parágrafo único): recorded by the due process, never by hand.
+    Transition(
+        "restore", "Restabelecer", "restabelecer", SYSTEM, (S.REVOKED,), (S.ACTIVE,), button=False
+    ),
     # The calendar's own transition, recorded by the nightly job (`expire_due`).
     Transition(
         "expire",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib import messages
@@ -13,11 +14,43 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
-from lotacao.core.law import pack_for
+from lotacao.core.formats import brl
+from lotacao.core.law import entry, pack_for
 from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.law.packs import get_pack
 from lotacao.web import agency_values
-from lotacao.web.forms_law import AgencyValueForm, AnnulForm, parse_value
+from lotacao.web.forms_law import AgencyValueForm, AnnulForm, ReadjustmentForm, parse_value
+
+# Parameters whose values a manager enters on a typed form of their own (date, percentage, act)
+# rather than the generic one; shown where the jurisdiction's pack has them.
+READJUSTMENT = "penalty.base_fine_readjustment"
+BASE_FINE = "penalty.base_fine"
+
+
+def _readjustments(jurisdiction: Jurisdiction, form: ReadjustmentForm | None) -> dict[str, Any] | None:
+    """The fare readjustments section (Recife art. 36, § 1º), where the pack has the parameter."""
+    pack = get_pack(jurisdiction.code)
+    if not pack.has(READJUSTMENT):
+        return None
+    today = timezone.localdate()
+    base = entry(jurisdiction.code, BASE_FINE, today)
+    rows = AgencyValue.objects.filter(jurisdiction=jurisdiction, parameter=READJUSTMENT).select_related(
+        "created_by"
+    )
+    return {
+        "description": pack.parameters[READJUSTMENT].description,
+        "base": base,
+        "base_text": f"{brl(base.value)} ({base.citation})" if base is not None and base.defined else "",
+        "rows": [{"row": r, "percent": _percent(r.value)} for r in rows.order_by("valid_from")],
+        "form": form or ReadjustmentForm(initial={"valid_from": today}),
+    }
+
+
+def _percent(raw: Any) -> str:
+    try:
+        return f"{Decimal(str(raw)):.2f}".replace(".", ",") + "%"
+    except (InvalidOperation, ValueError):
+        return str(raw)
 
 
 def _managed(request: HttpRequest) -> Jurisdiction:
@@ -32,7 +65,12 @@ def _managed(request: HttpRequest) -> Jurisdiction:
 
 
 class LawValues(LoginRequiredMixin, View):
-    def _context(self, jurisdiction: Jurisdiction, form: AgencyValueForm | None) -> dict[str, Any]:
+    def _context(
+        self,
+        jurisdiction: Jurisdiction,
+        form: AgencyValueForm | None,
+        readjustment: ReadjustmentForm | None = None,
+    ) -> dict[str, Any]:
         today = timezone.localdate()
         pack, layered = get_pack(jurisdiction.code), pack_for(jurisdiction.code)
         rows: list[dict[str, Any]] = []
@@ -57,6 +95,7 @@ class LawValues(LoginRequiredMixin, View):
             "title": "Valores da lei",
             "form": form or AgencyValueForm(parameters=choices, initial={"valid_from": today}),
             "undefined": sum(1 for r in rows if r["entry"].status == "undefined"),
+            "readjustments": _readjustments(jurisdiction, readjustment),
         }
 
     def get(self, request: HttpRequest) -> HttpResponse:
@@ -65,6 +104,8 @@ class LawValues(LoginRequiredMixin, View):
 
     def post(self, request: HttpRequest) -> HttpResponse:
         jurisdiction = _managed(request)
+        if request.POST.get("form") == "readjustment":
+            return self._readjustment(request, jurisdiction)
         pack = get_pack(jurisdiction.code)
         choices = [(p.name, p.name) for p in pack.iter_parameters()]
         form = AgencyValueForm(request.POST, parameters=choices)
@@ -90,6 +131,40 @@ class LawValues(LoginRequiredMixin, View):
                 )
                 return redirect(f"{request.path}?j={jurisdiction.code}")
         return render(request, "web/law/law_values.html", self._context(jurisdiction, form), status=400)
+
+    def _readjustment(self, request: HttpRequest, jurisdiction: Jurisdiction) -> HttpResponse:
+        """A fare readjustment on its typed form: checked against the base's own date, then stored as
+        a dated value of the parameter with its act (audited, like any agency value)."""
+        if not get_pack(jurisdiction.code).has(READJUSTMENT):
+            raise Http404
+        form = ReadjustmentForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            base = entry(jurisdiction.code, BASE_FINE, data["valid_from"])
+            try:
+                if base is None or data["valid_from"] <= base.start:
+                    since = f" desde {base.start:%d/%m/%Y} ({base.citation})" if base is not None else ""
+                    raise ValidationError(
+                        f"O valor base vale{since}: o reajuste deve ser posterior a essa data."
+                    )
+                agency_values.set_agency_value(
+                    actor=request.user,
+                    jurisdiction=jurisdiction,
+                    parameter=READJUSTMENT,
+                    valid_from=data["valid_from"],
+                    value=data["percent"],
+                    cite=data["cite"],
+                    reason=data["reason"],
+                )
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                since = data["valid_from"]
+                text = f"Reajuste de {_percent(data['percent'])} registrado a partir de {since:%d/%m/%Y}."
+                messages.success(request, text)
+                return redirect(f"{request.path}?j={jurisdiction.code}#reajustes")
+        context = self._context(jurisdiction, None, readjustment=form)
+        return render(request, "web/law/law_values.html", context, status=400)
 
 
 class AgencyValueDetail(LoginRequiredMixin, View):

@@ -23,8 +23,10 @@ KIND_LABELS = {
     "enforcement.notification_late": "Auto notificado fora do prazo",
     "enforcement.diligence_overdue": "Diligência fora do prazo de sessões",
     "enforcement.decision_to_notify": "Decisão a comunicar",
+    "enforcement.penalty_to_apply": "Auto aguardando a aplicação da penalidade",
     "enforcement.fine_offset": "Multa vencida: desconto de créditos possível",
-    "enforcement.fine_refund": "Multa paga de auto anulado: restituir",
+    "enforcement.fine_refund": "Multa paga de auto anulado ou reduzido: restituir",
+    "enforcement.effects_undone": "Efeitos desfeitos em recurso: comunicar o permissionário",
     "enforcement.fine_suspension": "Multas não pagas: suspensão possível",
     "enforcement.suspension_awaiting_proof": "Suspensão aguardando comprovação",
     "enforcement.revocation_process": "Processo de cassação",
@@ -36,6 +38,8 @@ KIND_LABELS = {
     "chartering.sanction": "Sanção do CRC a decidir",
     "chartering.authorization": "Viagem em automóvel de 7 lugares a autorizar",
     "chartering.tracker_silent": "Rastreador sem posição",
+    "enforcement.interruption_requested": "Pedido de interrupção do serviço a decidir",
+    "enforcement.interruption_over_limit": "Interrupção além do limite anual: desistência",
 }
 
 

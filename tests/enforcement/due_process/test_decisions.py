@@ -243,22 +243,34 @@ def test_pernambuco_annulled_notice_does_not_count_as_history(world: Any) -> Non
 
 
 def test_cabo_penalty_becomes_final_when_the_appeal_deadline_passes(world: Any) -> None:
+    """Cabo (art. 29): nothing lapses while the Council has not applied the penalty; the 10 days
+    run from the notification of its application."""
     j = make_jurisdiction("cabo")
     notice = _notice(
         j, served=dt.date(2025, 5, 5), day="2025-05-02", penalty={"penalties": [{"type": "warning"}]}
     )
-    assert settle.settle_due_process(today=dt.date(2025, 5, 15)).lapsed == []
-    result = settle.settle_due_process(today=dt.date(2025, 5, 16))
-    assert result.lapsed == [notice.number]
+    assert settle.settle_due_process(today=dt.date(2025, 5, 30)).lapsed == []
+    applied = Decision.objects.create(
+        jurisdiction=j,
+        notice=notice,
+        instance="application",
+        decided_on=dt.date(2025, 6, 2),
+        outcome="upheld",
+        reasons="Penalidade aplicada pelo Conselho.",
+        penalty=notice.penalty,
+    )
+    decisions.record_decision_service(actor=None, decision=applied, served_on=dt.date(2025, 6, 3))
+    assert settle.settle_due_process(today=dt.date(2025, 6, 13)).final == []  # 10 days: 13/06
+    result = settle.settle_due_process(today=dt.date(2025, 6, 14))
+    assert result.final == [notice.number]
     notice.refresh_from_db()
-    decision = notice.decisions.get()
+    applied.refresh_from_db()
     assert notice.status == InfractionNotice.Status.DECIDED_FINAL
-    assert decision.outcome == Decision.Outcome.LAPSED and decision.final
-    assert "15/05/2025" in decision.reasons
+    assert applied.final and applied.final_on == dt.date(2025, 6, 14)
     with pytest.raises(ValidationError, match="decisão definitiva"):
         filings.file_defense(actor=None, notice=notice, text="R", channel="counter", reason="x")
     # a second run changes nothing
-    assert settle.settle_due_process(today=dt.date(2025, 5, 17)).lapsed == []
+    assert settle.settle_due_process(today=dt.date(2025, 6, 17)).final == []
 
 
 def test_decision_service_date_is_checked(world: Any) -> None:

@@ -218,7 +218,7 @@ def test_marica_appeal_needs_the_fine_paid_within_30_days(world: Any) -> None:
 
 def test_a_fine_paid_for_a_notice_annulled_later_is_queued_and_refunded(world: Any, client: Any) -> None:
     from lotacao.enforcement.reading import local_day
-    from lotacao.enforcement.sanctions.fine_payment import REFUND_KIND, record_refund, refund_items
+    from lotacao.enforcement.sanctions.refunds import REFUND_KIND, record_refund, refund_items
 
     fine = world.objects["recife"]["enforcement.fine"]
     notice = fine.notice

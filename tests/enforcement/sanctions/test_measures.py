@@ -246,5 +246,8 @@ def test_an_undefined_release_is_a_missing_parameter(world: Any, monkeypatch: An
     from lotacao.enforcement.sanctions import measures
 
     monkeypatch.setattr(measures, "entry", lambda *a, **k: None)
-    measure = _apply(_clandestine(world.b), "vehicle_seizure")
+    notice = _clandestine(world.b)
+    notice.engine_result = {k: v for k, v in notice.engine_result.items() if k != "release_conditions"}
+    notice.save(update_fields=["engine_result"])  # a notice drawn up before the engine listed them
+    measure = _apply(notice, "vehicle_seizure")
     assert measure.conditions == [] and measure.missing_parameters == ["measure.release"]

@@ -28,6 +28,7 @@ from lotacao.enforcement.due_process.procedure import (
     instances,
     penalty_in_force,
     run_deadline,
+    with_measures,
 )
 from lotacao.enforcement.models import (
     CourseRequirement,
@@ -83,7 +84,12 @@ def step_for(
     citations = cite(code, instance.get("cite"))
     deadline = deadline_id(instance, penalty)
     due, rule, explanation, missing = None, "", "", []
-    if deadline is None:
+    if instance.get("ex_officio"):
+        explanation = (
+            f"{instance.get('name', '')}: decisão do órgão, sem protocolo do infrator; o recurso cabe "
+            "depois da comunicação dessa decisão."
+        )
+    elif deadline is None:
         missing = ["process.instances"]
         explanation = "O pacote não indica o prazo desta instância para a penalidade em vigor."
     else:
@@ -247,7 +253,8 @@ def _notice_step(
             False,
             citations=list(filing.citations),
         )
-    penalty = penalty_in_force(notice, decisions)
+    applied = [m.kind for m in notice.measures.all() if m.status != Measure.Status.CONVERTED]
+    penalty = with_measures(penalty_in_force(notice, decisions), applied)
     if instance.get("starts") == "decision_served":
         start = last.served_on if last else None
     else:

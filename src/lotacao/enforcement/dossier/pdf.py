@@ -21,7 +21,7 @@ from lotacao.core.law import citation, pack_for, value
 from lotacao.enforcement.dossier.dossier import Dossier, first_step, step_after
 from lotacao.enforcement.due_process.procedure import penalty_in_force
 from lotacao.enforcement.models import OffenderKind
-from lotacao.enforcement.reading import describe_penalty, law_date
+from lotacao.enforcement.reading import base_fine_words, charge_words, describe_penalty, law_date
 
 # The words of each field id of `notice.required_fields`, as a heading on the notice.
 FIELD_TITLES = {
@@ -107,6 +107,8 @@ def notice_context(notice: Any, on: dt.date) -> dict[str, Any]:
         "inspector": _inspector(notice),
         "infraction": _infraction(notice),
         "penalty": describe_penalty(penalty_in_force(notice, decisions)),
+        "base_fine_text": base_fine_words(notice.engine_result),
+        "charges": charge_words(notice.engine_result),
         "required": fields,
         "required_citation": fields_citation,
         "step": first_step(notice, notice.served_on, on),
@@ -144,6 +146,7 @@ def decision_html(decision: Any, on: dt.date) -> str:
             "instance_name": names.get(decision.instance, decision.instance),
             "decision_penalty": describe_penalty(decision.penalty or notice.penalty),
             "next": step_after(decision, on),
+            "effects": [e for e in decision.effects or [] if e.get("note") and e.get("type") != "none"],
         }
     )
     return render_to_string("enforcement/dossier/pdf/decision.html", context)

@@ -19,8 +19,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.enforcement.due_process.choices import choose
 from lotacao.enforcement.due_process.judging import Tally, tally
-from lotacao.enforcement.due_process.procedure import body_rules, instances, run_deadline, short_cites
+from lotacao.enforcement.due_process.procedure import (
+    body_rules,
+    effects_on_service,
+    instances,
+    run_deadline,
+    short_cites,
+)
 from lotacao.enforcement.due_process.stage import OPEN_FILING, after_event, in_force_penalty
 from lotacao.enforcement.models import (
     AgendaItem,
@@ -33,7 +40,7 @@ from lotacao.enforcement.models import (
 )
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br, infraction_day, local_day
-from lotacao.enforcement.sanctions.effects import apply_final_decision
+from lotacao.enforcement.sanctions.effects import apply_final_decision, apply_on_service
 
 Outcome = Decision.Outcome
 PENALTY_TYPES = {"warning", "fine", "suspension", "revocation", "course", "intervention"}
@@ -139,7 +146,7 @@ def _check_penalty(penalty: dict[str, Any]) -> dict[str, Any]:
     return penalty
 
 
-def _resulting_penalty(
+def resulting_penalty(
     notice: InfractionNotice, outcome: str, penalty: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The penalty in force after the decision: changed needs the new one; annulled has none."""
@@ -154,7 +161,7 @@ def _resulting_penalty(
 # ---------------------------------------------------------------------------- the records
 
 
-def _decision_notice_due(notice: InfractionNotice, instance: dict[str, Any], day: dt.date) -> Any:
+def decision_notice_due(notice: InfractionNotice, instance: dict[str, Any], day: dt.date) -> Any:
     deadline = instance.get("decision_notice")
     if not deadline:
         return None
@@ -190,9 +197,7 @@ def _record_decision(
         penalty=new_penalty,
         votes={"counts": result.counts, "tie_break": result.tie_break, "note": result.note} if result else {},
         citations=list(dict.fromkeys(short_cites(instance) + list(filing.citations or []))),
-        notify_due=_decision_notice_due(notice, instance, decided_on)
-        if outcome != Outcome.ANNULLED
-        else None,
+        notify_due=decision_notice_due(notice, instance, decided_on) if outcome != Outcome.ANNULLED else None,
         decided_by=actor,
     )
     return create_audited(
@@ -223,7 +228,7 @@ def _record_votes(j: Judgment, votes: dict[BodyMember, str] | None, result: Tall
         )
 
 
-def _is_last(notice: InfractionNotice, instance_id: str, on: dt.date) -> bool:
+def is_last(notice: InfractionNotice, instance_id: str, on: dt.date) -> bool:
     steps = [s["id"] for s in instances(notice.jurisdiction_id, on)]
     return instance_id not in steps or steps.index(instance_id) == len(steps) - 1
 
@@ -240,14 +245,20 @@ def decide(
     votes: dict[BodyMember, str] | None = None,
     session: Session | None = None,
     penalty: dict[str, Any] | None = None,
+    measure_choice: str | None = None,
 ) -> Decision:
     """Judge a filing. Collegiate bodies with a voting rule in the law decide by the votes of the
     members present in an open session (quorum checked when it opened); the others record the
-    outcome as proclaimed. A late filing can only be declared late (not known)."""
+    outcome as proclaimed. A late filing can only be declared late (not known). Where the law
+    offers alternative measures (Esteio, Anexo II, IV-02), the decision records the one chosen."""
     j = _locked(filing, session)
     _check_judgeable(j, reasons, decided_on)
     outcome, result = _outcome(j, outcome, votes)
-    new_penalty = _resulting_penalty(j.notice, outcome, penalty)
+    new_penalty = resulting_penalty(j.notice, outcome, penalty)
+    if outcome != Outcome.ANNULLED:
+        new_penalty = choose(
+            j.notice.jurisdiction_id, j.notice.infraction_code, new_penalty, measure_choice, decided_on
+        )
     decision = _record_decision(actor, j, outcome, result, reasons, decided_on, new_penalty, reason)
     _record_votes(j, votes, result)
     status = Filing.Status.NOT_KNOWN if outcome == Outcome.NOT_KNOWN else Filing.Status.JUDGED
@@ -258,7 +269,7 @@ def decide(
         reason=reason,
         action="enforcement.filing_judged",
     )
-    if outcome == Outcome.ANNULLED or _is_last(j.notice, j.filing.instance, decided_on):
+    if outcome == Outcome.ANNULLED or is_last(j.notice, j.filing.instance, decided_on):
         return finalize(actor=actor, decision=decision, on=decided_on)
     after_event(actor, j.notice, decided_on)
     return decision
@@ -282,6 +293,12 @@ def record_decision_service(
         reason=reason,
         action="enforcement.decision_served",
     )
+    day = infraction_day(decision.notice)
+    following = effects_on_service(decision.jurisdiction_id, decision.instance, day)
+    if following is not None:  # Recife art. 43, parágrafo único: the appeal does not suspend it
+        decision = apply_on_service(
+            actor=actor, decision=decision, on=served_on, cites=short_cites(following)
+        )
     after_event(actor, decision.notice, served_on)
     return decision
 
@@ -312,7 +329,8 @@ def finalize(*, actor: Any, decision: Decision, on: dt.date) -> Decision:
         reason=f"{decision.get_outcome_display()} — decisão definitiva em {br(on)}",
         changes=changes,
     )
-    if not annulled:
-        apply_final_decision(actor=actor, decision=decision, on=on)
+    # Annulled: nothing to apply, but effects already in force (an appeal that did not suspend
+    # them) are undone.
+    apply_final_decision(actor=actor, decision=decision, on=on)
     after_event(actor, notice, on)
     return decision

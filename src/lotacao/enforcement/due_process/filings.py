@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from lotacao.audit.services import create_audited
 from lotacao.enforcement.due_process.judging import body_for
-from lotacao.enforcement.due_process.stage import Stage, after_event, current_stage, in_force_penalty, pick
+from lotacao.enforcement.due_process.stage import Stage, after_event, current_stage, pick, route_penalty
 from lotacao.enforcement.models import Decision, Filing, FilingAttachment, InfractionNotice
 from lotacao.enforcement.reading import br, local_day
 from lotacao.enforcement.sanctions.fine_payment import paid_before_appeal_deadline
@@ -91,7 +91,7 @@ def _new_filing(
 ) -> Filing:
     """The filing at the stage's instance, with its receipt, deadline and whether it is late."""
     instance = stage.instance or {}
-    body_key, _gap = pick(instance, "body", in_force_penalty(notice))
+    body_key, _gap = pick(instance, "body", route_penalty(notice))
     late = stage.due is not None and filed_on > stage.due
     explanation = stage.explanation
     if late and stage.due is not None:

@@ -1,8 +1,12 @@
 """The reading of the due process that every enforcement module shares: the pack's instances of
 defense and appeal (in order), the body and engine deadline each names — directly, or by the
-most severe penalty in force (`body_by_penalty`, `deadline_by_penalty`) —, the event that opens
+most severe penalty in force (`body_by_penalty`, `deadline_by_penalty`) or measure applied
+(`body_by_measure`, `deadline_by_measure`: Maricá arts. 70–71) —, the event that opens
 it (`starts`: `served` = the notice's service; `decision_served` = the service of the previous
-instance's decision), the engine's deadline from a start date. (Days, dates and the law's
+instance's decision), the engine's deadline from a start date, whether an instance is decided by
+its body without a filing (`ex_officio`: Cabo's Council applies the penalty) and whether a filing
+at an instance suspends the effects of the decision before it (`suspensive`: Recife's appeal to
+the CRA does not, art. 43, parágrafo único). (Days, dates and the law's
 silences: `lotacao.enforcement.reading`.)
 
 Law values only through `lotacao.core.law`; nothing here writes."""
@@ -16,6 +20,22 @@ from lotacao.core.law import evaluate_case, pack_for, value
 
 # Most severe first: the type that picks an instance's deadline or body by penalty.
 SEVERITY = ("revocation", "intervention", "suspension", "course", "fine", "warning")
+# The same order with the measures a law treats as penalties (Maricá art. 48: warning, fine,
+# retention, seizure, suspension, revocation), for `body_by_measure` / `deadline_by_measure`.
+ROUTE_ORDER = (
+    "revocation",
+    "intervention",
+    "suspension",
+    "permit_suspension",
+    "vehicle_seizure",
+    "vehicle_removal",
+    "vehicle_retention",
+    "document_seizure",
+    "staff_removal",
+    "course",
+    "fine",
+    "warning",
+)
 COUNTING = {
     "calendar_days": "dias corridos",
     "business_days": "dias úteis",
@@ -55,17 +75,31 @@ def penalty_in_force(notice: Any, decisions: list[Any]) -> dict[str, Any]:
     return dict(notice.penalty or {})
 
 
+def with_measures(penalty: dict[str, Any], kinds: list[str]) -> dict[str, Any]:
+    """The penalty in force with the measures actually applied on the notice (what an appeal
+    against a measure is about: Maricá arts. 70–71), instead of those the engine listed."""
+    return {**penalty, "measures": [{"type": kind} for kind in kinds]}
+
+
 def by_penalty(mapping: dict[str, Any], penalty: dict[str, Any]) -> Any:
-    """The entry of `mapping` for the most severe penalty type of `penalty` that it lists."""
+    """The entry of `mapping` for the most severe penalty (or measure) type of `penalty` it lists."""
     types = {str(p.get("type", "")) for p in penalty.get("penalties", []) or []}
-    for kind in SEVERITY:
+    types |= {str(m.get("type", "")) for m in penalty.get("measures", []) or [] if isinstance(m, dict)}
+    for kind in ROUTE_ORDER:
         if kind in types and kind in mapping:
             return mapping[kind]
     return None
 
 
+def _by(instance: dict[str, Any], what: str, penalty: dict[str, Any]) -> Any:
+    """An instance's body or deadline: fixed, or by the most severe penalty or measure in force
+    (`<what>_by_penalty`, `<what>_by_measure`)."""
+    mapping = {**(instance.get(f"{what}_by_penalty") or {}), **(instance.get(f"{what}_by_measure") or {})}
+    return instance.get(what) or by_penalty(mapping, penalty)
+
+
 def body_key(instance: dict[str, Any], penalty: dict[str, Any]) -> str | None:
-    found = instance.get("body") or by_penalty(instance.get("body_by_penalty") or {}, penalty)
+    found = _by(instance, "body", penalty)
     return str(found) if found else None
 
 
@@ -85,7 +119,7 @@ def body_name(code: str, instance: dict[str, Any], penalty: dict[str, Any], on: 
 
 
 def deadline_id(instance: dict[str, Any], penalty: dict[str, Any]) -> str | None:
-    found = instance.get("deadline") or by_penalty(instance.get("deadline_by_penalty") or {}, penalty)
+    found = _by(instance, "deadline", penalty)
     return str(found) if found else None
 
 
@@ -112,3 +146,22 @@ def run_deadline(code: str, deadline: str, start: dt.date) -> dict[str, Any]:
         "missing": list(result.get("missing_parameters", [])),
         "rule": f"{days} {counting}" if days is not None else "",
     }
+
+
+def next_instance(code: str, instance_id: str, on: dt.date) -> dict[str, Any] | None:
+    """The instance after `instance_id` in the pack's chain (None: it is the last, or unknown)."""
+    steps = instances(code, on)
+    ids = [str(s.get("id")) for s in steps]
+    if instance_id not in ids or ids.index(instance_id) + 1 >= len(steps):
+        return None
+    return steps[ids.index(instance_id) + 1]
+
+
+def effects_on_service(code: str, instance_id: str, on: dt.date) -> dict[str, Any] | None:
+    """The next instance when a filing there does not suspend the decision of `instance_id`
+    (`suspensive: false`): that decision's effects on the permit start when it is served.
+    None where they wait for finality (the key absent, or true)."""
+    following = next_instance(code, instance_id, on)
+    if following is None or following.get("suspensive") is not False:
+        return None
+    return following

@@ -73,7 +73,7 @@ def settle_due_process(*, today: dt.date, actor: Any = None) -> SettleResult:
     candidates = (
         InfractionNotice.unscoped.filter(status=InfractionNotice.Status.NOTIFIED, served_on__isnull=False)
         .select_related("jurisdiction")
-        .prefetch_related("decisions", "filings")
+        .prefetch_related("decisions", "filings", "measures")
     )
     for notice in candidates.iterator(chunk_size=500):
         if any(f.status in OPEN_FILING for f in notice.filings.all()):

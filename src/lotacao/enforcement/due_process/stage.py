@@ -1,7 +1,8 @@
 """Where a notice stands in its due process: the instance of the pack's `process.instances` open
 for a filing now, the event that starts its deadline and the engine's deadline, or why no filing
 can be made (the notice's state in the table of `notices.states`, a final decision, a filing still
-waiting, no other instance). Every wing reads it: filings, judging, the daily settlement, the
+waiting, no other instance, or the body's own decision still to come — `ex_officio`, Cabo's
+Council applying the penalty, art. 29). Every wing reads it: filings, judging, the daily settlement, the
 notice page and the API.
 
 `after_event` is what every event of the process ends with: the fine is recomputed
@@ -25,8 +26,9 @@ from lotacao.enforcement.due_process.procedure import (
     penalty_in_force,
     run_deadline,
     short_cites,
+    with_measures,
 )
-from lotacao.enforcement.models import Decision, Filing, InfractionNotice
+from lotacao.enforcement.models import Decision, Filing, InfractionNotice, Measure
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import infraction_day
 from lotacao.enforcement.sanctions.fines import sync_fine
@@ -56,6 +58,18 @@ def in_force_penalty(notice: InfractionNotice) -> dict[str, Any]:
     return penalty_in_force(notice, list(notice.decisions.all()))
 
 
+def applied_measures(notice: InfractionNotice) -> list[str]:
+    """The kinds of the measures applied on the notice (one converted counts as what it became)."""
+    return [m.kind for m in notice.measures.all() if m.status != Measure.Status.CONVERTED]
+
+
+def route_penalty(notice: InfractionNotice, decisions: list[Decision] | None = None) -> dict[str, Any]:
+    """What picks the body and deadline of an appeal: the penalty in force and the measures
+    applied (Maricá: retention, art. 70; seizure, art. 71)."""
+    found = list(notice.decisions.all()) if decisions is None else decisions
+    return with_measures(penalty_in_force(notice, found), applied_measures(notice))
+
+
 @dataclass
 class Stage:
     """Where a notice stands in its due process: the instance open for filing (if any), the
@@ -70,6 +84,7 @@ class Stage:
     missing: list[str] = field(default_factory=list)
     blocked: str = ""  # why no filing can be made now
     previous: Decision | None = None
+    ex_officio: bool = False  # the instance open is the body's own decision (no filing: Cabo art. 29)
 
 
 def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
@@ -98,10 +113,17 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
         start = last.served_on if steps[index].get("starts") == "decision_served" else notice.served_on
     instance = steps[index]
     stage = Stage(instance, index, start=start, previous=last, citations=short_cites(instance))
+    if instance.get("ex_officio"):
+        stage.ex_officio = True
+        stage.blocked = (
+            f"{instance['name']} ainda não registrada ({'; '.join(stage.citations)}): defesa ou recurso "
+            "cabem depois da comunicação dessa decisão."
+        )
+        return stage
     if any(f.instance == instance["id"] and f.status in OPEN_FILING for f in notice.filings.all()):
         stage.blocked = f"Já há {instance['name'].lower()} protocolado aguardando julgamento."
         return stage
-    deadline, gap = pick(instance, "deadline", penalty_in_force(notice, decisions))
+    deadline, gap = pick(instance, "deadline", route_penalty(notice, decisions))
     if deadline is None:
         stage.missing.append(f"process.instances.{instance['id']}.deadline")
         stage.explanation = f"Prazo não calculado: {gap}."

@@ -17,14 +17,15 @@ from django.utils import timezone
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process import decisions, filings, judging
-from lotacao.enforcement.due_process.stage import stage_context
+from lotacao.enforcement.due_process.choices import alternatives
+from lotacao.enforcement.due_process.stage import in_force_penalty, stage_context
 from lotacao.enforcement.models import (
     Decision,
     Filing,
     FilingAttachment,
     InfractionNotice,
 )
-from lotacao.enforcement.reading import describe_penalty
+from lotacao.enforcement.reading import describe_penalty, measure_words
 from lotacao.enforcement.views_base import ObjectView, access_of, show_refusal
 
 
@@ -122,6 +123,16 @@ class DecideForm(forms.Form):
         ],
     )
     new_value = forms.DecimalField(label="Valor ou dias", required=False, min_value=0)
+    measure_choice = forms.ChoiceField(label="Medida escolhida (a lei oferece uma ou outra)", required=False)
+
+    def __init__(self, *args: Any, alternatives: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["measure_choice"]
+        assert isinstance(field, forms.ChoiceField)
+        if alternatives:
+            field.choices = [("", "—"), *((k, measure_words(k)) for k in alternatives)]
+        else:
+            del self.fields["measure_choice"]
 
 
 def changed_penalty(data: dict[str, Any]) -> dict[str, Any] | None:
@@ -164,12 +175,14 @@ class FilingDetail(ObjectView):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         filing = self.get_object(pk)
-        return self._render(request, filing, DecideForm(initial={"decided_on": timezone.localdate()}))
+        options = alternatives(in_force_penalty(filing.notice))
+        form = DecideForm(initial={"decided_on": timezone.localdate()}, alternatives=options)
+        return self._render(request, filing, form)
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         filing = self.get_object(pk)
         permissions.require(request, filing.jurisdiction_id, permissions.JUDGING_ROLES)
-        form = DecideForm(request.POST)
+        form = DecideForm(request.POST, alternatives=alternatives(in_force_penalty(filing.notice)))
         if form.is_valid():
             try:
                 decision = decisions.decide(
@@ -179,6 +192,7 @@ class FilingDetail(ObjectView):
                     reasons=form.cleaned_data["reasons"],
                     decided_on=form.cleaned_data["decided_on"],
                     penalty=changed_penalty(form.cleaned_data),
+                    measure_choice=form.cleaned_data.get("measure_choice") or None,
                     reason="Decisão da autoridade julgadora",
                 )
             except ValidationError as error:

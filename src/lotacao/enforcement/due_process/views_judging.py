@@ -18,10 +18,11 @@ from django.views import View
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process import decisions, judging, procedure
+from lotacao.enforcement.due_process.choices import alternatives
 from lotacao.enforcement.due_process.stage import in_force_penalty
 from lotacao.enforcement.due_process.views_filings import changed_penalty
 from lotacao.enforcement.models import BodyMember, Decision, Filing, JudgingBody, Session, Vote
-from lotacao.enforcement.reading import describe_penalty
+from lotacao.enforcement.reading import describe_penalty, measure_words
 from lotacao.enforcement.views_base import ObjectView, access_of, show_refusal
 
 
@@ -142,6 +143,9 @@ class SessionDetail(ObjectView):
                     "item": item,
                     "filing": filing,
                     "penalty": describe_penalty(in_force_penalty(filing.notice)),
+                    "alternatives": [
+                        (kind, measure_words(kind)) for kind in alternatives(in_force_penalty(filing.notice))
+                    ],
                     "decision": Decision.objects.filter(filing=filing).first(),
                     "votes": list(Vote.objects.filter(item=item).select_related("member")),
                 }
@@ -216,6 +220,7 @@ class SessionDetail(ObjectView):
                 outcome=outcome,
                 reasons=post.get("reasons", ""),
                 decided_on=session.held_on,
+                measure_choice=post.get("measure_choice") or None,
                 penalty=changed_penalty(
                     {"new_penalty": post.get("new_penalty", ""), "new_value": _decimal(post.get("new_value"))}
                 ),

@@ -24,6 +24,7 @@ from lotacao.enforcement.models.notices import (
 from lotacao.enforcement.models.sanctions import (
     CourseRequirement,
     Fine,
+    InterruptionRequest,
     Intervention,
     Measure,
     RevocationProcess,
@@ -41,6 +42,7 @@ __all__ = [
     "Fine",
     "IdempotencyKey",
     "InfractionNotice",
+    "InterruptionRequest",
     "Intervention",
     "JudgingBody",
     "Measure",

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 
+from lotacao.core.law import value
 from lotacao.core.tenancy import TenantModel
 
 # ------------------------------------------------------------------------- judging bodies and sessions
@@ -248,6 +249,9 @@ class Decision(TenantModel):
     final = models.BooleanField("definitiva", default=False)
     final_on = models.DateField("definitiva em", null=True, blank=True)
     effects = models.JSONField("efeitos aplicados", default=list, blank=True)
+    # Effects in force before finality (the appeal did not suspend them) undone or reduced by this
+    # decision: its letter must reach the holder (a work item until its service is recorded).
+    effects_undone = models.BooleanField("efeitos desfeitos em recurso", default=False)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -267,3 +271,22 @@ class Decision(TenantModel):
         from django.urls import reverse
 
         return reverse("enforcement:decision", kwargs={"pk": self.pk})
+
+    @property
+    def outcome_words(self) -> str:
+        """The outcome as the decision's own body says it: a body that applies the penalty without
+        a filing (Cabo's Council) applies it or not; the others keep, change or annul it."""
+        if self.filing_id is None and self.outcome in APPLICATION_WORDS:
+            steps = value(self.jurisdiction_id, "process.instances", self.decided_on) or []
+            mine = [s for s in steps if isinstance(s, dict) and s.get("id") == self.instance]
+            if any(s.get("ex_officio") for s in mine):
+                return APPLICATION_WORDS[self.outcome]
+        return str(self.get_outcome_display())
+
+
+# The outcomes of a body's own decision without a filing (the application of the penalty).
+APPLICATION_WORDS = {
+    "upheld": "Penalidade aplicada como calculada",
+    "changed": "Penalidade aplicada com alteração",
+    "annulled": "Penalidade não aplicada (auto anulado)",
+}

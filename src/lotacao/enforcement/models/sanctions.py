@@ -29,6 +29,7 @@ class Measure(TenantModel):
     class Status(models.TextChoices):
         IN_FORCE = "in_force", "Em vigor"
         RELEASED = "released", "Liberada"
+        CONVERTED = "converted", "Convertida em outra medida"
 
     notice = models.ForeignKey(
         "enforcement.InfractionNotice", on_delete=models.PROTECT, related_name="measures"
@@ -44,6 +45,11 @@ class Measure(TenantModel):
     status = models.CharField("situação", max_length=20, choices=Status.choices, default=Status.IN_FORCE)
     released_on = models.DateField("liberada em", null=True, blank=True)
     release_note = models.TextField("observação da liberação", blank=True)
+    # The measure it turned into (Maricá art. 54, parágrafo único: a retention that cannot be
+    # fixed on the spot becomes a seizure).
+    converted_to = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="converted_from"
+    )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -106,6 +112,11 @@ class Fine(TenantModel):
     )
     unit_value_citation = models.CharField("fundamento do valor da unidade", max_length=300, blank=True)
     payment_reference = models.CharField("comprovante", max_length=100, blank=True)
+    # What was given back: the whole fine of a notice annulled later, or the difference of a fine
+    # the final decision reduced (`sanctions.refunds`).
+    refunded_amount = models.DecimalField(
+        "valor restituído (R$)", max_digits=12, decimal_places=2, null=True, blank=True
+    )
     charge = models.OneToOneField(
         "billing.Charge", on_delete=models.PROTECT, null=True, blank=True, related_name="fine"
     )
@@ -246,3 +257,47 @@ class Intervention(TenantModel):
 
     def __str__(self) -> str:
         return f"Intervenção ({self.decree})"
+
+
+class InterruptionRequest(TenantModel):
+    """A holder's request to interrupt the service (Maricá art. 38: up to 30 days a year, authorized
+    by the Executive "observada a conveniência do serviço"), checked with the engine; beyond the
+    limit it is refused — interrupting more than authorized is desistência and leads to revocation
+    (art. 38, parágrafo único; art. 58, IV) — and a manager decides whether to open that process."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", "Pedido registrado, aguardando decisão"
+        AUTHORIZED = "authorized", "Autorizada"
+        DENIED = "denied", "Indeferida"
+        OVER_LIMIT = "over_limit", "Recusada: além do limite anual"
+        REVOCATION_OPENED = "revocation_opened", "Processo de cassação aberto"
+        CLOSED = "closed", "Arquivada"
+
+    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="+")
+    starts_on = models.DateField("interromper de")
+    ends_on = models.DateField("até")
+    days = models.PositiveIntegerField("dias pedidos")
+    year_days = models.PositiveIntegerField("dias no ano, com este pedido")
+    reason = models.TextField("motivo do pedido")
+    status = models.CharField("situação", max_length=20, choices=Status.choices, default=Status.REQUESTED)
+    explanation = models.TextField("verificação da lei", blank=True)
+    citations = models.JSONField("fundamentos", default=list, blank=True)
+    decided_on = models.DateField("decidido em", null=True, blank=True)
+    decision_note = models.TextField("decisão", blank=True)
+    revocation = models.ForeignKey(
+        RevocationProcess, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "permit__holder_id"
+
+    class Meta:
+        verbose_name = "pedido de interrupção do serviço"
+        verbose_name_plural = "pedidos de interrupção do serviço"
+        ordering = ["-starts_on", "-id"]
+
+    def __str__(self) -> str:
+        return f"Interrupção de {self.starts_on:%d/%m/%Y} a {self.ends_on:%d/%m/%Y}"

@@ -11,6 +11,7 @@ offers the actions of the table the signed-in user's role may start, `offered`).
     annul                  lavrado, notificado, arquivado       anulado          (final decision)
     decide_final           lavrado, notificado, arquivado       com decisão definitiva
     file                   lavrado, notificado                  (stays)          defense or appeal
+    apply_penalty          lavrado, notificado                  (stays)          the body, ex officio
     apply_measure          lavrado, notificado, decisão def.    (stays)          fiscal, atendente, gestor
 
 The table is what the services allowed before it was written down, guard by guard, including two
@@ -149,6 +150,16 @@ FILE = Action(
     "não cabe defesa ou recurso",
     url_name="enforcement:filing_create",
 )
+# The body's own decision where the law gives it without a filing (Cabo art. 29: the Council
+# applies the penalty): the notice stays where it is until that decision is final.
+APPLY_PENALTY = Action(
+    "apply_penalty",
+    "Registrar a aplicação da penalidade pelo órgão",
+    (DRAWN_UP, NOTIFIED),
+    None,
+    "não cabe aplicar a penalidade",
+    url_name="enforcement:penalty_apply",
+)
 APPLY_MEASURE = Action(
     "apply_measure",
     "Aplicar medida administrativa",
@@ -168,6 +179,7 @@ ACTIONS: tuple[Action, ...] = (
     ANNUL,
     DECIDE_FINAL,
     FILE,
+    APPLY_PENALTY,
     APPLY_MEASURE,
 )
 BY_NAME = {action.name: action for action in ACTIONS}

@@ -22,7 +22,7 @@ from lotacao.enforcement.due_process.stage import stage_context
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import intake, selectors, services, states
 from lotacao.enforcement.notices.forms import NoticeForm
-from lotacao.enforcement.reading import describe_penalty
+from lotacao.enforcement.reading import base_fine_words, charge_words, describe_penalty
 from lotacao.enforcement.templatetags.enforcement_measures import measure_label
 
 FORM_ENDPOINT = "infraction-notices.form"
@@ -105,6 +105,8 @@ class NoticeCreate(LoginRequiredMixin, View):
             "explanation": notice.explanation,
             "citations": notice.citations,
             "charged_to_holder": notice.charged_to_holder,
+            "base_fine": base_fine_words(notice.engine_result),
+            "charges": charge_words(notice.engine_result),
             "missing_parameters": notice.missing_parameters,
         }
         return self._render(request, code, form, preview=preview)
@@ -147,11 +149,14 @@ class NoticeDetail(ScopedDetailView):
         is_holder = permissions.is_own_holder(access, obj)
         context = {
             "penalty_text": describe_penalty(obj.penalty),
+            "base_fine_text": base_fine_words(obj.engine_result),
+            "charges": charge_words(obj.engine_result),
             "filings": obj.filings.all(),
             "decisions": obj.decisions.select_related("body"),
             "is_holder": is_holder,
             "can_file": is_holder
             or permissions.allowed(access, obj.jurisdiction_id, permissions.FILING_ROLES),
+            "can_apply": permissions.allowed(access, obj.jurisdiction_id, permissions.JUDGING_ROLES),
             # the buttons of the notice's states table this user may use now (notify, archive…)
             "actions": {action.name: action for action in states.offered(obj, access)},
         }

@@ -9,6 +9,10 @@ nothing more. States the permit refuses are recorded "não aplicada: …". What 
 read from the pack: `decision.suspension_end`, `decision.revocation_by`,
 `decision.course_blocks_operation`.
 
+Where the appeal that follows a decision does not suspend it (Recife art. 43, parágrafo único),
+`apply_on_service` makes its suspension and revocation take effect when it is served, marked
+provisional; at finality `undo` keeps, reduces or undoes them to match the final decision.
+
 What follows (end of suspensions, revocation acts, courses completed): `followups`; Esteio's
 intervention: `interventions`.
 """
@@ -30,7 +34,8 @@ from lotacao.enforcement.models import (
     InfractionNotice,
     SuspensionFollowUp,
 )
-from lotacao.enforcement.reading import br, citation_of
+from lotacao.enforcement.reading import br, citation_of, measure_words
+from lotacao.enforcement.sanctions import undo
 from lotacao.enforcement.sanctions.followups import open_revocation_process
 from lotacao.enforcement.sanctions.interventions import LIVE
 from lotacao.permits import services as permits
@@ -54,19 +59,12 @@ def _effect(kind: str, done: bool, note: str, citations: list[str], ref: str = "
     return item
 
 
-@transaction.atomic
-def apply_final_decision(*, actor: Any, decision: Decision, on: dt.date) -> Decision:
-    """Apply the effects of the penalty in force of a final decision, once. Annulled decisions
-    change nothing; a not-known decision carries the penalty that stands. Effects the permit's
-    state refuses are recorded as not applied, with why."""
-    decision = Decision.unscoped.select_for_update().select_related("notice").get(pk=decision.pk)
-    if not decision.final:
-        raise ValidationError("A decisão ainda não é definitiva: seus efeitos não podem ser aplicados.")
-    if decision.effects or decision.outcome not in APPLIES:
-        return decision
-    notice = InfractionNotice.unscoped.select_related("permit", "agent", "holder").get(pk=decision.notice_id)
+def _effects_of(
+    actor: Any, decision: Decision, notice: InfractionNotice, penalties: list[Any], on: dt.date
+) -> list[dict[str, Any]]:
+    """The effect of each penalty item on the permit (or the agent's registration) from `on`."""
     effects: list[dict[str, Any]] = []
-    for item in (decision.penalty or {}).get("penalties", []):
+    for item in penalties:
         kind = str(item.get("type", ""))
         if kind == "suspension":
             effects.append(_suspension(actor, decision, notice, int(item.get("days") or 0), on))
@@ -88,16 +86,107 @@ def apply_final_decision(*, actor: Any, decision: Decision, on: dt.date) -> Deci
             effects.append(
                 _effect(kind, True, "Penalidade sem efeito sobre a permissão.", list(decision.citations))
             )
+    return effects
+
+
+def _chosen(actor: Any, decision: Decision, notice: InfractionNotice, on: dt.date) -> list[dict[str, Any]]:
+    """The measure the body chose among the law's alternatives (Esteio, Anexo II, IV-02): the
+    permit's suspension takes effect; the offset of what is owed is the agency's to record."""
+    if decision.outcome not in APPLIES:
+        return []
+    effects = []
+    for item in (decision.penalty or {}).get("measures") or []:
+        if not (isinstance(item, dict) and item.get("chosen")):
+            continue
+        if item.get("type") == "permit_suspension":
+            effects.append(_suspension(actor, decision, notice, int(item.get("days") or 0), on))
+        else:
+            what = measure_words(str(item.get("type")))
+            note = f"{what}, escolhido na decisão: registre-o no cadastro financeiro."
+            effects.append(_effect(str(item.get("type")), False, note, list(decision.citations)))
+    return effects
+
+
+def _penalties(decision: Decision) -> list[Any]:
+    return list((decision.penalty or {}).get("penalties", [])) if decision.outcome in APPLIES else []
+
+
+def _record(
+    actor: Any,
+    decision: Decision,
+    effects: list[dict[str, Any]],
+    reason: str,
+    action: str = "enforcement.decision_effects",
+    **more: Any,
+) -> Decision:
+    return update_audited(
+        actor=actor, instance=decision, changes={"effects": effects, **more}, reason=reason, action=action
+    )
+
+
+@transaction.atomic
+def apply_final_decision(*, actor: Any, decision: Decision, on: dt.date) -> Decision:
+    """Apply the effects of the penalty in force of a final decision, once. Annulled decisions
+    change nothing; a not-known decision carries the penalty that stands. Effects the permit's
+    state refuses are recorded as not applied, with why. Where an earlier decision's effects took
+    effect when it was served (`undo`), they are kept, reduced or undone to match this one."""
+    decision = Decision.unscoped.select_for_update().select_related("notice").get(pk=decision.pk)
+    if not decision.final:
+        raise ValidationError("A decisão ainda não é definitiva: seus efeitos não podem ser aplicados.")
+    notice = InfractionNotice.unscoped.select_related("permit", "agent", "holder").get(pk=decision.notice_id)
+    reason = f"Efeitos da decisão definitiva do auto {notice.number}"
+    if undo.is_provisional(decision):  # its own effects, applied when served: now final
+        effects = undo.confirmed(decision, on)
+        done = {str(e.get("type")) for e in effects}
+        rest = [p for p in _penalties(decision) if str(p.get("type")) not in done]
+        return _record(actor, decision, effects + _effects_of(actor, decision, notice, rest, on), reason)
+    if decision.effects:
+        return decision
+    earlier = undo.provisional_before(decision)
+    if earlier is None and decision.outcome not in APPLIES:
+        return decision
+    penalties = _penalties(decision)
+    settled = undo.Settled()
+    if earlier is not None:
+        settled = undo.reconcile(actor, earlier, decision, penalties, on)
+        penalties = [p for p in penalties if str(p.get("type")) not in settled.handled]
+        if settled.residual_days:
+            settled.effects.append(_suspension(actor, decision, notice, settled.residual_days, on))
+    effects = settled.effects + _effects_of(actor, decision, notice, penalties, on)
+    effects += _chosen(actor, decision, notice, on)
     if not effects:
         effects.append(_effect("none", True, "Nenhuma penalidade em vigor.", []))
-    update_audited(
-        actor=actor,
-        instance=decision,
-        changes={"effects": effects},
-        reason=f"Efeitos da decisão definitiva do auto {notice.number}",
-        action="enforcement.decision_effects",
+    return _record(actor, decision, effects, reason, effects_undone=settled.undone)
+
+
+@transaction.atomic
+def apply_on_service(*, actor: Any, decision: Decision, on: dt.date, cites: list[str]) -> Decision:
+    """The decision's suspension and revocation take effect on the day it is served, where the
+    appeal that follows does not suspend it (`procedure.effects_on_service`: Recife art. 43,
+    parágrafo único); the rest waits for finality. Marked provisional until then."""
+    decision = Decision.unscoped.select_for_update().select_related("notice").get(pk=decision.pk)
+    if decision.final or decision.effects or decision.outcome not in APPLIES:
+        return decision
+    now = [p for p in _penalties(decision) if str(p.get("type")) in undo.IMMEDIATE]
+    if not now:
+        return decision
+    notice = InfractionNotice.unscoped.select_related("permit", "agent", "holder").get(pk=decision.notice_id)
+    effects = [
+        {
+            **e,
+            "provisional": True,
+            "since": on.isoformat(),
+            "citations": list(dict.fromkeys([*e.get("citations", []), *cites])),
+        }
+        for e in _effects_of(actor, decision, notice, now, on)
+    ]
+    return _record(
+        actor,
+        decision,
+        effects,
+        f"Efeitos da decisão do auto {notice.number} desde a sua comunicação, sem esperar o recurso",
+        action="enforcement.decision_effects_on_service",
     )
-    return decision
 
 
 def _is_agent(notice: InfractionNotice) -> bool:
@@ -225,7 +314,11 @@ def _revocation(actor: Any, decision: Decision, notice: InfractionNotice, on: dt
     note = f"{permit} cassada em {br(on)}." + _ban_note(permit, None, Ban.Cause.REVOCATION)
     by_cite = citation_of(code, "decision.revocation_by", on)
     return _effect(
-        "revocation", True, note, [*cites, by_cite, citation_of(code, "permit.ban_after_revocation", on)]
+        "revocation",
+        True,
+        note,
+        [*cites, by_cite, citation_of(code, "permit.ban_after_revocation", on)],
+        ref=f"permit:{permit.pk}",
     )
 
 
@@ -246,7 +339,7 @@ def _revoke_agent(actor: Any, notice: InfractionNotice, on: dt.date, cites: list
     note = f"Cadastro de {agent} cassado em {br(on)}."
     note += _ban_note(agent.permit, agent.person_id, Ban.Cause.AGENT_REVOCATION)
     ban_cite = citation_of(notice.jurisdiction_id, "agents.ban_after_revocation", on)
-    return _effect("revocation", True, note, [*cites, ban_cite])
+    return _effect("revocation", True, note, [*cites, ban_cite], ref=f"permitagent:{agent.pk}")
 
 
 def _revocation_process(

@@ -9,7 +9,7 @@
   parágrafo único): `paid_before_appeal_deadline`, read by the filing service.
 - `fine.nonpayment`: `credit_offset` and `suspension_after_unpaid` are only pointed out to a
   manager (work items, `nonpayment_items`); the manager's offset is recorded by `offset_fine`.
-- A fine paid for a notice annulled later: a work item until `record_refund`.
+- A fine paid for a notice annulled or reduced later: `refunds`.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from lotacao.workqueue.services import WorkItemSpec
 Status = Fine.Status
 OFFSET_KIND = "enforcement.fine_offset"
 SUSPENSION_KIND = "enforcement.fine_suspension"
-REFUND_KIND = "enforcement.fine_refund"
 
 
 def slip_available(fine: Fine) -> bool:
@@ -418,53 +417,3 @@ def fine_data(fine: Fine) -> dict[str, Any]:
         "payment_reference": fine.payment_reference,
         "charge": fine.charge_id,
     }
-
-
-def refund_items(today: dt.date) -> Iterator[WorkItemSpec]:
-    """Work items: fines paid (or offset) whose notice was later annulled — the payment has no
-    ground any more and the agency decides its restitution."""
-    rows = Fine.unscoped.filter(
-        status__in=[Status.PAID, Status.OFFSET], notice__status=InfractionNotice.Status.ANNULLED
-    ).select_related("notice")
-    for fine in rows:
-        yield WorkItemSpec(
-            jurisdiction_id=fine.jurisdiction_id,
-            kind=REFUND_KIND,
-            key=f"fine:{fine.pk}",
-            title=(
-                f"Multa do auto {fine.notice.number} paga ({brl(fine.paid_amount)}) "
-                "e o auto foi anulado depois: restituir"
-            ),
-            due_on=today,
-            url=reverse("enforcement:fine", kwargs={"pk": fine.pk}),
-        )
-
-
-@transaction.atomic
-def record_refund(
-    *, actor: Any, fine: Fine, refunded_on: dt.date, reference: str, reason: str, today: dt.date | None = None
-) -> Fine:
-    """Record that a fine paid for a notice later annulled was given back (audited)."""
-    today = today or timezone.localdate()
-    fine = lock_fine(fine)
-    notice = InfractionNotice.unscoped.get(pk=fine.notice_id)
-    if fine.status not in (Status.PAID, Status.OFFSET):
-        raise ValidationError("Só uma multa paga (ou descontada de créditos) pode ser restituída.")
-    if notice.status != InfractionNotice.Status.ANNULLED:
-        raise ValidationError(f"O auto {notice.number} não foi anulado: a multa paga é devida.")
-    if fine.paid_on is not None and refunded_on < fine.paid_on:
-        raise ValidationError("A restituição não pode ser anterior ao pagamento.")
-    if refunded_on > today:
-        raise ValidationError("A data da restituição não pode ser futura.")
-    if not (reference or "").strip():
-        raise ValidationError("Informe a referência da restituição (ordem bancária, processo).")
-    return update_audited(
-        actor=actor,
-        instance=fine,
-        changes={
-            "status": Status.REFUNDED,
-            "status_note": f"Restituída em {br_date(refunded_on)}: {reference.strip()} (auto anulado).",
-        },
-        reason=reason,
-        action="enforcement.fine_refunded",
-    )

@@ -1,15 +1,17 @@
 """Administrative measures recorded on an infraction notice (retention, removal, seizure of the
 vehicle, seizure of documents, removal of staff, suspension of the permit) and what releases them.
 
-The conditions for releasing a measure come from the pack's `measure.release` (kind → list of
-{id, label, cite}; a kind absent = the law sets no condition) and are copied onto the measure when
-it is applied, so a later change of the law does not change a measure already in force. The
-clerk marks each condition met (with a note saying what proves it); `dues_paid` is checked by the
-system instead: no open fine of the same offender (holder, or plate for clandestine transport)
-past its due date. A measure the engine did not list as applicable for the notice (Recife art. 38:
-the inspector *may* take them; Maricá lists none) is accepted only with a reason that says why
-(at least `OUTSIDE_REASON_MIN` characters), recorded and flagged in its citations and detail.
-"""
+The conditions for releasing a measure come from the pack's `measure.release` (kind → list of {id,
+label, cite}; a kind absent = the law sets no condition) and are copied onto the measure when it
+is applied, so a later change of the law does not change a measure already in force. The clerk
+marks each condition met (with a note saying what proves it; Maricá's retirement commitment, art.
+55, § 1º, is the holder's signed term); `dues_paid` and `fine_paid` are checked by the system
+instead: no open fine of the same offender (holder, or plate for clandestine transport) past its
+due date; this notice's own fine paid (Cabo art. 23, parágrafo único). Where the engine's result
+for the notice lists the conditions (`release_conditions`: a rule's own), they are the ones
+copied. A measure the engine did not list as applicable for the notice (Recife art. 38: the
+inspector *may* take them) is accepted only with a reason that says why (at
+least `OUTSIDE_REASON_MIN` characters), recorded and flagged in its citations and detail."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.law import entry
+from lotacao.core.law import entry, pack_for
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br as _pt
@@ -41,15 +43,16 @@ BARS_OPERATION = {
     Measure.Kind.VEHICLE_SEIZURE.value,
     Measure.Kind.PERMIT_SUSPENSION.value,
 }
-# Conditions the clerk attests: a note must say what proves it (act, receipt, report).
-SYSTEM_CHECKED = {"dues_paid"}
+# Conditions the system checks instead of the clerk (the others need a note saying what proves
+# them: act, receipt, report; the holder's signed retirement commitment, its term).
+SYSTEM_CHECKED = {"dues_paid", "fine_paid"}
 
 
 def _today(jurisdiction: Any) -> dt.date:
     return _local_day(jurisdiction, timezone.now())
 
 
-def _need_reason(reason: str) -> str:
+def need_reason(reason: str) -> str:
     if not reason or not reason.strip():
         raise ValidationError("Informe o motivo (fica registrado na auditoria).")
     return reason.strip()
@@ -72,6 +75,27 @@ def release_conditions(jurisdiction_code: str, kind: str, on: dt.date) -> dict[s
         {"id": str(row["id"]), "label": str(row["label"]), "cite": str(row.get("cite", ""))} for row in rows
     ]
     return {"conditions": conditions, "citation": found.citation, "missing_parameters": [], "defined": True}
+
+
+def _short(code: str, citation: str) -> str:
+    """"Lei X, art. 54" → "art. 54" (the engine cites in full; a measure keeps the pack's form)."""
+    prefix = f"{pack_for(code).law}, "
+    return citation[len(prefix) :] if citation.startswith(prefix) else citation
+
+
+def conditions_for(notice: InfractionNotice, kind: str, on: dt.date) -> dict[str, Any]:
+    """The conditions that release this notice's measure: the engine's result for the notice where
+    it gives them (`release_conditions`: a rule's own release, as Maricá's over-age vehicle, art.
+    55, § 1º, or Cabo's fine paid, art. 23, parágrafo único), else the pack's `measure.release`."""
+    given = ((notice.engine_result or {}).get("release_conditions") or {}).get(kind)
+    if not given:
+        return release_conditions(notice.jurisdiction_id, kind, on)
+    code = notice.jurisdiction_id
+    rows = [
+        {"id": str(r["id"]), "label": str(r["label"]), "cite": _short(code, str(r.get("citation", "")))}
+        for r in given
+    ]
+    return {"conditions": rows, "citation": "", "missing_parameters": [], "defined": True}
 
 
 def _locked_notice(notice: InfractionNotice) -> InfractionNotice:
@@ -121,8 +145,9 @@ def apply_measure(
     days: int | None = None,
     reason: str,
 ) -> Measure:
-    """Record a measure on the notice with the law's release conditions copied from the pack."""
-    reason = _need_reason(reason)
+    """Record a measure on the notice with the law's release conditions copied on (the engine's
+    for this notice, else the pack's)."""
+    reason = need_reason(reason)
     if kind not in Measure.Kind.values:
         raise ValidationError(f"Medida administrativa desconhecida: {kind}.")
     label = Measure.Kind(kind).label
@@ -134,12 +159,27 @@ def apply_measure(
         raise ValidationError("A medida não pode ser anterior à infração registrada no auto.")
     if applied_at > timezone.now() + CLOCK_SKEW:
         raise ValidationError("A data da medida não pode estar no futuro.")
-    if Measure.unscoped.filter(notice=notice, kind=kind, status=Measure.Status.IN_FORCE).exists():
-        raise ValidationError(f"Já há {label.lower()} em vigor neste auto.")
     applicable = applicable_kinds(notice)
     days = _suspension_days(kind, days, applicable)
     detail, citations = _outside_the_engine(kind, label, (detail or "").strip(), reason, applicable)
-    law = release_conditions(notice.jurisdiction_id, kind, _local_day(notice.jurisdiction, applied_at))
+    return record_measure(actor, notice, kind, applied_at, detail, days, citations, reason)
+
+
+def record_measure(
+    actor: Any,
+    notice: InfractionNotice,
+    kind: str,
+    applied_at: dt.datetime,
+    detail: str,
+    days: int | None,
+    citations: list[str],
+    reason: str,
+    action: str = "enforcement.measure_applied",
+) -> Measure:
+    """The measure saved, with its release conditions and their articles (the caller checked it)."""
+    if Measure.unscoped.filter(notice=notice, kind=kind, status=Measure.Status.IN_FORCE).exists():
+        raise ValidationError(f"Já há {Measure.Kind(kind).label.lower()} em vigor neste auto.")
+    law = conditions_for(notice, kind, _local_day(notice.jurisdiction, applied_at))
     for row in law["conditions"]:
         if row["cite"] and row["cite"] not in citations:
             citations.append(row["cite"])
@@ -157,7 +197,7 @@ def apply_measure(
         missing_parameters=law["missing_parameters"],
         recorded_by=actor if getattr(actor, "pk", None) is not None else None,
     )
-    return create_audited(actor=actor, instance=measure, reason=reason, action="enforcement.measure_applied")
+    return create_audited(actor=actor, instance=measure, reason=reason, action=action)
 
 
 def overdue_fines(measure: Measure, on: dt.date) -> QuerySet[Fine]:
@@ -183,6 +223,35 @@ def _dues_refusal(measure: Measure, on: dt.date, cite: str) -> str | None:
     return f"Há multa vencida e não paga ({listed}): pague-a antes de liberar ({cite})."
 
 
+def _fine_refusal(measure: Measure, cite: str) -> str | None:
+    """`fine_paid`: this notice's own fine paid (even before it falls due: Cabo art. 23, parágrafo
+    único — the fine is paid "para a liberação" of the retained vehicle)."""
+    fine = Fine.unscoped.filter(notice_id=measure.notice_id).first()
+    if fine is None:
+        return f"A multa deste auto ainda não foi lançada: a liberação exige o seu pagamento ({cite})."
+    if fine.status in (Fine.Status.PAID, Fine.Status.OFFSET):
+        return None
+    due = f", vencimento em {_pt(fine.due_on)}" if fine.due_on else ""
+    return (
+        f"A multa deste auto ({fine.get_status_display().lower()}{due}) ainda não foi paga: "
+        f"a liberação exige o seu pagamento ({cite})."
+    )
+
+
+def _system_refusal(measure: Measure, condition_id: str, on: dt.date, cite: str) -> str | None:
+    if condition_id == "dues_paid":
+        return _dues_refusal(measure, on, cite)
+    if condition_id == "fine_paid":
+        return _fine_refusal(measure, cite)
+    return None
+
+
+SYSTEM_NOTES = {
+    "dues_paid": "Verificado pelo sistema: nenhuma multa vencida em aberto.",
+    "fine_paid": "Verificado pelo sistema: a multa deste auto está paga.",
+}
+
+
 def _check_day(measure: Measure, day: dt.date, what: str) -> None:
     if day is None:
         raise ValidationError(f"Informe a data {what}.")
@@ -192,14 +261,14 @@ def _check_day(measure: Measure, day: dt.date, what: str) -> None:
         raise ValidationError(f"A data {what} não pode estar no futuro.")
 
 
-def _locked_measure(measure: Measure) -> Measure:
+def locked_measure(measure: Measure) -> Measure:
     locked: Measure = (
         Measure.unscoped.select_for_update()
         .select_related("notice", "notice__jurisdiction")
         .get(pk=measure.pk)
     )
     if locked.status != Measure.Status.IN_FORCE:
-        raise ValidationError("Esta medida já foi liberada.")
+        raise ValidationError(f"Esta medida já foi {locked.get_status_display().lower()}.")
     return locked
 
 
@@ -208,8 +277,8 @@ def meet_condition(
     *, actor: Any, measure: Measure, condition_id: str, met_on: dt.date, note: str, reason: str
 ) -> Measure:
     """Mark one release condition met on a date (audited). `dues_paid` is checked, not trusted."""
-    reason = _need_reason(reason)
-    measure = _locked_measure(measure)
+    reason = need_reason(reason)
+    measure = locked_measure(measure)
     conditions = [dict(row) for row in measure.conditions]
     row = next((c for c in conditions if c.get("id") == condition_id), None)
     if row is None:
@@ -222,11 +291,11 @@ def meet_condition(
         raise ValidationError(
             f"Informe o que comprova “{row['label']}” (ato, recibo, laudo) — {row['cite']}."
         )
-    if condition_id == "dues_paid":
-        refusal = _dues_refusal(measure, met_on, row["cite"])
+    if condition_id in SYSTEM_CHECKED:
+        refusal = _system_refusal(measure, condition_id, met_on, row["cite"])
         if refusal:
             raise ValidationError(refusal)
-        checked = "Verificado pelo sistema: nenhuma multa vencida em aberto."
+        checked = SYSTEM_NOTES[condition_id]
         note = f"{checked} {note}" if note else checked
     if condition_id == "term_served" and measure.days:
         ends = _local_day(measure.notice.jurisdiction, measure.applied_at) + dt.timedelta(days=measure.days)
@@ -256,8 +325,8 @@ def unmet(measure: Measure) -> list[dict[str, Any]]:
 def release_measure(*, actor: Any, measure: Measure, released_on: dt.date, note: str, reason: str) -> Measure:
     """Release a measure once every condition of the law is met; where the law sets none, a note
     must say why it is released. Dues are checked again on the release date."""
-    reason = _need_reason(reason)
-    measure = _locked_measure(measure)
+    reason = need_reason(reason)
+    measure = locked_measure(measure)
     _check_day(measure, released_on, "da liberação")
     note = (note or "").strip()
     missing = unmet(measure)
@@ -269,10 +338,9 @@ def release_measure(*, actor: Any, measure: Measure, released_on: dt.date, note:
             "A lei não fixa condição para liberar esta medida: informe na observação por que ela é liberada."
         )
     for row in measure.conditions:
-        if row.get("id") == "dues_paid":
-            refusal = _dues_refusal(measure, released_on, row["cite"])
-            if refusal:
-                raise ValidationError(refusal)
+        refusal = _system_refusal(measure, str(row.get("id")), released_on, row["cite"])
+        if refusal:
+            raise ValidationError(refusal)
     return update_audited(
         actor=actor,
         instance=measure,

@@ -18,7 +18,7 @@ from django.views import View
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine, InfractionNotice
-from lotacao.enforcement.sanctions import fine_payment, fines
+from lotacao.enforcement.sanctions import fine_payment, fines, refunds
 from lotacao.enforcement.sanctions.fines_pdf import slip_pdf
 
 
@@ -147,7 +147,7 @@ class FineDetail(LoginRequiredMixin, View):
         refunded_on = _date(request.POST.get("refunded_on", ""), "da restituição")
         if refunded_on is None:
             raise ValidationError("Informe a data da restituição.")
-        fine_payment.record_refund(
+        refunds.record_refund(
             actor=request.user,
             fine=fine,
             refunded_on=refunded_on,

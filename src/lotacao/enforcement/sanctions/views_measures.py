@@ -1,5 +1,6 @@
-"""Measure screens: apply a measure on a notice, mark a release condition met, release (POST,
-staff fiscal/atendente/gestor of the jurisdiction). GET shows the notice's measures section (the
+"""Measure screens: apply a measure on a notice, mark a release condition met, release, convert
+it where the law says it turns into another (POST, staff fiscal/atendente/gestor of the
+jurisdiction); a broken retirement commitment (the manager). GET shows the notice's measures section (the
 holder reads it on their own notice); a refusal of the law shows it with the message (422)."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.views import View
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import InfractionNotice, Measure
-from lotacao.enforcement.sanctions import measures
+from lotacao.enforcement.sanctions import measure_steps, measures
 
 
 def _date(raw: str, label: str) -> dt.date:
@@ -96,6 +97,7 @@ class MeasureApply(LoginRequiredMixin, View):
 
 class MeasureAction(LoginRequiredMixin, View):
     model = Measure
+    roles: tuple[str, ...] = permissions.NOTICE_ROLES
 
     def get_object(self, pk: int) -> Measure:
         measure: Measure = get_object_or_404(
@@ -108,7 +110,7 @@ class MeasureAction(LoginRequiredMixin, View):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         measure = self.get_object(pk)
-        permissions.require(request, measure.jurisdiction_id, permissions.NOTICE_ROLES)
+        permissions.require(request, measure.jurisdiction_id, self.roles)
         try:
             text = self.act(request, measure)
         except ValidationError as error:
@@ -144,3 +146,35 @@ class MeasureRelease(MeasureAction):
             reason=data.get("reason", ""),
         )
         return f"{measure.get_kind_display()} liberada."
+
+
+class MeasureConvert(MeasureAction):
+    """Maricá art. 54, parágrafo único: the retention that cannot be fixed on the spot is a seizure."""
+
+    def act(self, request: HttpRequest, measure: Measure) -> str:
+        data: Any = request.POST
+        new = measure_steps.convert_measure(
+            actor=request.user,
+            measure=measure,
+            converted_at=_moment(data.get("converted_at", ""), measure.notice),
+            detail=data.get("detail", ""),
+            reason=data.get("reason", ""),
+        )
+        return f"{measure.get_kind_display()} convertida em {new.get_kind_display().lower()}."
+
+
+class CommitmentBreach(MeasureAction):
+    """Maricá art. 55, § 1º: the holder broke the term to retire the vehicle — a manager records it."""
+
+    roles = permissions.MANAGER_ROLES
+
+    def act(self, request: HttpRequest, measure: Measure) -> str:
+        data: Any = request.POST
+        process = measure_steps.record_commitment_breach(
+            actor=request.user,
+            measure=measure,
+            found_on=_date(data.get("found_on", ""), "da constatação"),
+            proof=data.get("proof", ""),
+            reason=data.get("reason", ""),
+        )
+        return f"Descumprimento registrado: processo de cassação aberto em {process.opened_on:%d/%m/%Y}."

@@ -14,6 +14,7 @@ from lotacao.enforcement.models import Fine
 from lotacao.enforcement.reading import infraction_day as _infraction_day
 from lotacao.enforcement.sanctions.fine_due import fine_terms
 from lotacao.enforcement.sanctions.fine_payment import slip_available
+from lotacao.enforcement.sanctions.refunds import refundable
 
 register = template.Library()
 
@@ -36,9 +37,9 @@ def fine_context(context: Any, notice: Any) -> dict[str, Any]:
         "can_manage": can_manage,
         "can_offset": credit and permissions.allowed(access, code, permissions.MANAGER_ROLES),
         "can_refund": fine is not None
-        and fine.status in (Fine.Status.PAID, Fine.Status.OFFSET)
-        and notice.status == "annulled"
+        and refundable(fine)[0] > 0
         and permissions.allowed(access, code, permissions.MANAGER_ROLES),
+        "refundable": refundable(fine) if fine is not None else None,
         "law_gives_due": law_gives_due,
         "due_rule_citation": str(due_rule.citation) if due_rule is not None else "",
         "due_rule_reason": (due_rule.reason or "") if due_rule is not None else "",

@@ -7,11 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils import timezone
 
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Measure
 from lotacao.enforcement.notices import states
-from lotacao.enforcement.sanctions import measures
+from lotacao.enforcement.reading import measure_words
+from lotacao.enforcement.sanctions import measure_steps, measures
 
 register = template.Library()
 
@@ -21,13 +23,24 @@ def measures_context(context: Any, notice: Any) -> dict[str, Any]:
     request = context.get("request")
     access = getattr(request, "access", None)
     rows = []
+    today = timezone.localdate()
     for measure in Measure.objects.filter(notice=notice).order_by("applied_at", "id"):
+        in_force = measure.status == Measure.Status.IN_FORCE
         rows.append(
             {
                 "measure": measure,
                 "conditions": measures.condition_state(measure),
                 "unmet": [row["id"] for row in measures.unmet(measure)],
                 "outside": any(str(c).startswith(measures.OUTSIDE_FLAG) for c in measure.citations),
+                "escalation": measure_steps.escalation(measure, today) if in_force else None,
+                "commitment": next(
+                    (
+                        c
+                        for c in measure.conditions
+                        if c.get("id") == measure_steps.COMMITMENT and c.get("met_on")
+                    ),
+                    None,
+                ),
             }
         )
     applicable = measures.applicable_kinds(notice)
@@ -41,6 +54,7 @@ def measures_context(context: Any, notice: Any) -> dict[str, Any]:
         ],
         "applicable": [Measure.Kind(k).label for k in applicable if k in Measure.Kind.values],
         "outside_min": measures.OUTSIDE_REASON_MIN,
+        "is_manager": permissions.allowed(access, notice.jurisdiction_id, permissions.MANAGER_ROLES),
     }
 
 
@@ -50,4 +64,4 @@ def measure_label(kind: str) -> str:
     try:
         return str(Measure.Kind(kind).label)
     except ValueError:
-        return str(kind)
+        return measure_words(kind)

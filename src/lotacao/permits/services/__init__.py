@@ -22,14 +22,24 @@ from __future__ import annotations
 
 from lotacao.audit.services import record
 from lotacao.permits.eligibility import check_eligibility
-from lotacao.permits.services.agents import add_agent, end_agent, revoke_agent, suspend_agent
+from lotacao.permits.services.agents import (
+    add_agent,
+    end_agent,
+    restore_agent,
+    revoke_agent,
+    shorten_agent_suspension,
+    suspend_agent,
+)
 from lotacao.permits.services.application import apply_for_permit, assess_application
 from lotacao.permits.services.existing import import_existing_agent, import_existing_permit
 from lotacao.permits.services.grant import grant_permit
 from lotacao.permits.services.sanctions import (
+    lift_ban,
     record_lost_service_ban,
     reinstate_permit,
+    restore_permit,
     revoke_permit,
+    set_suspension_end,
     suspend_permit,
 )
 from lotacao.permits.services.term import expire_due, expire_permit, renew_permit
@@ -47,12 +57,17 @@ __all__ = [
     "grant_permit",
     "import_existing_agent",
     "import_existing_permit",
+    "lift_ban",
     "record",
     "record_lost_service_ban",
     "reinstate_permit",
     "renew_permit",
+    "restore_agent",
+    "restore_permit",
     "revoke_agent",
     "revoke_permit",
+    "set_suspension_end",
+    "shorten_agent_suspension",
     "suspend_agent",
     "suspend_permit",
     "transfer_permit",

@@ -1,5 +1,6 @@
 """The holder's agents (prepostos: auxiliary and relief drivers, fare collectors): registration
-within the law's limits, its end, its suspension and its revocation (cassação do cadastro)."""
+within the law's limits, its end, its suspension and its revocation (cassação do cadastro), and
+their undoing when an appeal annuls or reduces the decision that imposed them."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from lotacao.permits import rules
 from lotacao.permits.eligibility import _documents_module, active_bans, ban_reason
 from lotacao.permits.models import Ban, Permit, PermitAgent
 from lotacao.permits.services.common import fresh, record_ban, require_reason, today
+from lotacao.permits.services.sanctions import lift_ban
 from lotacao.permits.states import require
 from lotacao.registry.models import Person
 
@@ -152,3 +154,47 @@ def revoke_agent(*, actor: Any, agent: PermitAgent, reason: str, on: dt.date | N
         person=agent.person,
         permit=agent.permit,
     )
+
+
+@transaction.atomic
+def shorten_agent_suspension(
+    *, actor: Any, agent: PermitAgent, until: dt.date | None, reason: str
+) -> PermitAgent:
+    """A suspension of the registration reduced (`until`) or lifted (None) on appeal."""
+    require_reason(reason)
+    agent = PermitAgent.unscoped.select_for_update().get(pk=agent.pk)
+    if agent.suspended_until is None or (until is not None and until >= agent.suspended_until):
+        return agent
+    return update_audited(
+        actor=actor,
+        instance=agent,
+        changes={"suspended_until": until},
+        reason=reason,
+        action="agent.suspension_reduced",
+    )
+
+
+@transaction.atomic
+def restore_agent(*, actor: Any, agent: PermitAgent, reason: str, on: dt.date | None = None) -> PermitAgent:
+    """Undo the revocation of an agent's registration (annulled or reduced on appeal): the link
+    runs again while the permit is live, and the ban it caused is lifted."""
+    require_reason(reason)
+    day = today(on)
+    agent = PermitAgent.unscoped.select_for_update().get(pk=agent.pk)
+    revoked_on = agent.ends_on
+    if revoked_on is None:
+        raise ValidationError("O vínculo deste preposto está em vigor.")
+    permit = Permit.unscoped.get(pk=agent.permit_id)
+    if permit.effective_status(day) in Permit.LIVE:
+        agent = update_audited(
+            actor=actor, instance=agent, changes={"ends_on": None}, reason=reason, action="agent.restored"
+        )
+    bans = Ban.unscoped.filter(
+        person_id=agent.person_id,
+        cause=Ban.Cause.AGENT_REVOCATION,
+        starts_on=revoked_on,
+        lifted_on__isnull=True,
+    )
+    for ban in bans:
+        lift_ban(actor=actor, ban=ban, reason=reason, on=day)
+    return agent
