@@ -3,7 +3,13 @@ from django.urls import path
 from lotacao.enforcement.dossier import views as views_documents
 from lotacao.enforcement.due_process import views_application, views_filings, views_judging
 from lotacao.enforcement.notices import views, views_notification
-from lotacao.enforcement.sanctions import views_effects, views_fines, views_interruptions, views_measures
+from lotacao.enforcement.sanctions import (
+    views_effects,
+    views_fines,
+    views_grounds,
+    views_interruptions,
+    views_measures,
+)
 
 app_name = "enforcement"
 urlpatterns = [
@@ -70,5 +76,11 @@ urlpatterns = [
         "permissoes/<int:pk>/interrupcoes/",
         views_interruptions.PermitInterruptions.as_view(),
         name="interruptions",
+    ),
+    # grounds of revocation the agency establishes (lotacao.enforcement.sanctions.views_grounds)
+    path(
+        "permissoes/<int:pk>/cassacao/",
+        views_grounds.PermitRevocationGrounds.as_view(),
+        name="revocation_grounds",
     ),
 ]
