@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import logging
 import os
+import re
 from io import StringIO
 from typing import Any
 
@@ -80,7 +81,9 @@ def test_run_nightly_runs_every_job_and_records_each(monkeypatch: Any) -> None:
     runs = JobRun.objects.filter(day=DAY)
     assert sorted(r.job for r in runs) == sorted(j.name for j in nightly.JOBS)
     assert all(r.status == JobRun.Status.SUCCEEDED for r in runs)
-    assert "Fila de trabalho: concluída" in out.getvalue()
+    text = out.getvalue()
+    assert "Fila de trabalho: concluída — novos: " in text and "mantidos: " in text
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b|opened|kept|flagged", text), text
 
 
 def test_run_nightly_fails_loudly_but_runs_the_rest(monkeypatch: Any) -> None:

@@ -12,6 +12,28 @@ from lotacao.core import jobs
 from lotacao.core.models import JobRun
 from lotacao.ops.nightly import BY_NAME, JOBS
 
+# The counts stay as the jobs name them (ids in JobRun.counts); people read them in Portuguese.
+COUNT_LABELS = {
+    "archived": "arquivados",
+    "flagged": "sinalizados ao gestor",
+    "already_flagged": "já sinalizados",
+    "reinstated": "reativadas",
+    "awaiting_proof": "aguardando comprovação",
+    "processes": "processos de cassação abertos",
+    "ended": "encerradas",
+    "voided": "intervenções invalidadas",
+    "opened": "novos",
+    "kept": "mantidos",
+    "closed": "encerrados",
+    "sem_defesa": "sem defesa no prazo",
+    "cancelamentos_propostos": "cancelamentos propostos",
+    "cobrancas": "cobranças",
+}
+
+
+def _label(key: str) -> str:
+    return COUNT_LABELS.get(key, key.replace("_", " "))
+
 
 class Command(BaseCommand):
     help = (
@@ -36,7 +58,7 @@ class Command(BaseCommand):
         selected = [BY_NAME[name] for name in options["only"]] if options.get("only") else JOBS
         runs = jobs.run_all(selected, day)
         for job, record in zip(selected, runs, strict=True):
-            counts = ", ".join(f"{k}: {v}" for k, v in record.counts.items())
+            counts = ", ".join(f"{_label(k)}: {v}" for k, v in record.counts.items())
             self.stdout.write(f"{job.label}: {record.get_status_display()}{' — ' + counts if counts else ''}")
         failed = [r.job for r in runs if r.status == JobRun.Status.FAILED]
         if failed:
