@@ -129,3 +129,14 @@ def test_the_road_check_by_plate(pe: Any, client: Any) -> None:
     assert "CRC VÁLIDO" in body and company.party.cnpj_display in body
     response = client.get("/fretamento/fiscalizacao/", {"placa": "12"})
     assert response.status_code == 422 and "inválida" in response.content.decode()
+
+
+def test_the_inspectors_plate_check_reads_the_same_verdict_as_the_public(pe: Any) -> None:
+    """One rule for both: a chartering vehicle is authorized by its CRC, not asked for a permit."""
+    from lotacao.enforcement.notices import intake
+
+    company = pe.company(["tourism"], name="Turismo Agreste")
+    entry = FleetVehicle.objects.filter(company=company).first()
+    (record,) = intake.plate_check(entry.vehicle.plate, "pernambuco")["here"]
+    assert record["authorized"] is True, record
+    assert record["crc_status"] == "valid"

@@ -6,9 +6,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from lotacao.core.models import Jurisdiction
+from lotacao.core.vehicle_verdict import clean_plate
 from lotacao.lines import maps
 from lotacao.lines import selectors as lines_selectors
-from lotacao.public.selectors import clean_plate, vehicle_status
+from lotacao.public.selectors import vehicle_status
 
 
 def search(request: HttpRequest) -> HttpResponse:

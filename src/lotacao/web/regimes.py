@@ -10,13 +10,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from lotacao.chartering.rules import regulates_chartering
-from lotacao.core.law import pack_for
-
-PERMIT_REGIME = "permit.term"
-
-
-def has_permits(code: str) -> bool:
-    return pack_for(code).has(PERMIT_REGIME)
+from lotacao.core.vehicle_verdict import has_permits
 
 
 def regimes(request: HttpRequest) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from lotacao.chartering import selectors as chartering_selectors
 from lotacao.chartering.models import CharteringCompany
 from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.models import Jurisdiction
+from lotacao.core.vehicle_verdict import has_permits
 from lotacao.registry.models import Holder, Line, Person, Vehicle
-from lotacao.web.regimes import has_permits
 
 
 def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int, str]]:

@@ -10,43 +10,16 @@ not import the public app: enforcement sits below the edge apps.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from lotacao.core import providers
 from lotacao.core.models import Jurisdiction
-from lotacao.core.validators import normalize_plate
+from lotacao.core.vehicle_verdict import clean_plate, merged_verdict
 from lotacao.enforcement.models import AGENT_KINDS, OffenderKind
 from lotacao.permits.models import Permit, PermitAgent
 from lotacao.registry.models import Holder, Line, Person, Vehicle
-
-
-def clean_plate(raw: str) -> str:
-    """`abc-1d23` → `ABC1D23`; refuses what is not a plate (Portuguese message)."""
-    return normalize_plate(re.sub(r"[^A-Za-z0-9]", "", raw or ""))
-
-
-def _verdict(vehicle: Vehicle, day: Any) -> dict[str, Any]:
-    """The providers' answers merged: authorized only when some provider (the permit) says so and
-    none finds a legal bar; a deregistered vehicle never is."""
-    info: dict[str, Any] = {}
-    verdicts: list[bool] = []
-    reasons: list[str] = []
-    for _name, provider in providers.providers("public_vehicle_info"):
-        part = dict(provider(vehicle, day))
-        if "authorized" in part:
-            verdicts.append(bool(part.pop("authorized")))
-        reasons.extend(part.pop("reasons", []))
-        info.update(part)
-    info["authorized"] = bool(verdicts) and all(verdicts)
-    info["reasons"] = reasons
-    if vehicle.deregistered_on and vehicle.deregistered_on <= day:
-        info["authorized"] = False
-        info["reasons"].append("Veículo baixado do serviço.")
-    return info
 
 
 def plate_check(plate: str, jurisdiction: str) -> dict[str, Any] | None:
@@ -64,7 +37,7 @@ def plate_check(plate: str, jurisdiction: str) -> dict[str, Any] | None:
     )
     for vehicle in vehicles:
         holder = getattr(vehicle, "holder", None)
-        record = _verdict(vehicle, day)
+        record = merged_verdict(vehicle, day)
         record.update(
             jurisdiction=vehicle.jurisdiction_id, holder_name=str(holder) if holder is not None else ""
         )
