@@ -37,6 +37,17 @@ PROCEDURES = {
     "document": "emissão de documentos",
     "release": "liberação do veículo apreendido",
 }
+# The procedure with its article, as a sentence needs it ("impedem o recadastramento").
+_WITH_ARTICLE = {
+    "grant": "a outorga de permissão",
+    "renewal": "a renovação da permissão",
+    "transfer": "a transferência da permissão",
+    "agent": "o cadastro de preposto",
+    "inspection": "a vistoria",
+    "reregistration": "o recadastramento",
+    "document": "a emissão de documentos",
+    "release": "a liberação do veículo apreendido",
+}
 
 
 @dataclass
@@ -58,6 +69,19 @@ def blocking_charges(holder: Any, on: dt.date) -> list[Charge]:
         .filter(Q(paid_on__isnull=True) | Q(paid_on__gt=on))
         .order_by("due_on", "id")
     )
+
+
+def procedure_citation(law_name: str, procedures: list[str], cite: str, procedure: str) -> str:
+    """The law and the article that make `procedure` depend on clearance. A pack whose
+    `clearance.blocks` rests on several articles lists them in its citation in the order of the
+    procedures, one per procedure, separated by "; " (Maricá: inspection "art. 27, § 3º", release
+    "art. 56"); a single article covers them all (Recife's art. 26)."""
+    prefix = f"{law_name}, "
+    body = cite[len(prefix) :] if cite.startswith(prefix) else cite
+    parts = [p.strip() for p in body.split(";") if p.strip()]
+    if len(parts) > 1 and len(parts) == len(procedures) and procedure in procedures:
+        body = parts[procedures.index(procedure)]
+    return f"{prefix}{body}" if cite.startswith(prefix) else body
 
 
 def blocked_procedures(jurisdiction_code: str, on: dt.date) -> tuple[list[str], str | None]:
@@ -87,9 +111,10 @@ def clearance(*, holder: Any, on: dt.date, procedure: str) -> Clearance:
         f"(guia com PIX copia e cola em {reverse('billing:slip', args=[c.pk])})."
         for c in charges
     ]
+    where = procedure_citation(pack_for(holder.jurisdiction_id).law, blocked, cite or "", procedure)
     reasons.insert(
         0,
-        f"Débitos vencidos ({brl(total)}) impedem a {PROCEDURES[procedure]} até a quitação ({cite}).",
+        f"Débitos vencidos ({brl(total)}) impedem {_WITH_ARTICLE[procedure]} até a quitação ({where}).",
     )
     return Clearance(
         clear=False, reasons=reasons, citations=[cite] if cite else [], blocking=charges, total=total
