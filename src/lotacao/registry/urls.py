@@ -1,4 +1,5 @@
-from django.urls import path
+from django.urls import path, re_path
+from django.views.generic import RedirectView
 
 from lotacao.registry import views
 
@@ -9,6 +10,7 @@ urlpatterns = [
     path("permissionarios/<int:pk>/", views.HolderDetail.as_view(), name="holder"),
     path("veiculos/", views.VehicleList.as_view(), name="vehicles"),
     path("veiculos/<int:pk>/", views.VehicleDetail.as_view(), name="vehicle"),
-    path("linhas/", views.LineList.as_view(), name="lines"),
-    path("linhas/<int:pk>/", views.LineDetail.as_view(), name="line"),
+    # Lines live in their own wing (/linhas/, lotacao.lines): the register's old addresses lead there.
+    path("linhas/", RedirectView.as_view(pattern_name="lines:list", permanent=True)),
+    re_path(r"^linhas/(?P<pk>[0-9]+)/$", RedirectView.as_view(pattern_name="lines:line", permanent=True)),
 ]

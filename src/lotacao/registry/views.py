@@ -4,7 +4,7 @@ import re
 from typing import Any
 
 from lotacao.audit.views_base import ScopedDetailView, ScopedListView
-from lotacao.registry.models import Holder, Line, Person, Vehicle
+from lotacao.registry.models import Holder, Person, Vehicle
 
 
 class PersonList(ScopedListView):
@@ -91,24 +91,4 @@ class VehicleDetail(ScopedDetailView):
         ("Lugares", "seats"),
         ("Portas", "doors"),
         ("Permissionário", "holder"),
-    ]
-
-
-class LineList(ScopedListView):
-    model = Line
-    title = "Linhas"
-    columns = [("Código", "code"), ("Denominação", "name"), ("Origem", "origin"), ("Destino", "destination")]
-    search_fields = ["code__icontains", "name__icontains"]
-    search_help = "Código ou nome"
-    detail_url_name = "registry:line"
-
-
-class LineDetail(ScopedDetailView):
-    model = Line
-    fields = [
-        ("Código", "code"),
-        ("Denominação", "name"),
-        ("Origem", "origin"),
-        ("Destino", "destination"),
-        ("Ativa", "active"),
     ]

@@ -51,7 +51,7 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
                 ("Requerimentos em análise", permits.filter(status__in=Permit.OPEN).count(), "permits:list"),
                 ("Permissionários", Holder.objects.filter(jurisdiction_id=code).count(), "registry:holders"),
                 ("Pessoas cadastradas", Person.objects.filter(jurisdiction_id=code).count(), "registry:persons"),  # noqa: E501
-                ("Linhas", Line.objects.filter(jurisdiction_id=code, active=True).count(), "registry:lines"),
+                ("Linhas", Line.objects.filter(jurisdiction_id=code, active=True).count(), "lines:list"),
             ]
     if "fiscal" in roles or office:
         counts.append(
