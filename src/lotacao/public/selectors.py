@@ -52,8 +52,11 @@ def vehicle_status(raw_plate: str, on: dt.date | None = None) -> dict[str, Any]:
     for vehicle in vehicles:
         info = merged_verdict(vehicle, day)
         record = {k: v for k, v in info.items() if k in PUBLIC_KEYS}
+        place = lines_selectors.vehicle_place(vehicle, day)  # the line the vehicle operates today
+        if place is not None:
+            record.update(line_code=place.line.code, line_name=place.line.name)
         record["line_public"] = lines_selectors.public_line_exists(
-            vehicle.jurisdiction_id, info.get("line_code"), day
+            vehicle.jurisdiction_id, record.get("line_code"), day
         )
         record.update(
             jurisdiction=vehicle.jurisdiction_id,
