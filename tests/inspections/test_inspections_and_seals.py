@@ -167,6 +167,18 @@ def test_recife_seal_waits_for_the_reregistration(world: Any) -> None:
     entry = services.reregister_vehicle(actor=None, campaign=campaign, vehicle=vehicle, reason="recadastro")
     assert entry.total_fees == Decimal("80.00") and not entry.late and not entry.fine_due
     assert {f["fee"] for f in entry.fees} == {"reregistration_holder", "reregistration_vehicle"}
+    from lotacao.billing.models import Charge
+
+    # Billing records each fee with its id, the law's citation and the earmarked fund (art. 46).
+    charges = {
+        c.fee: c
+        for c in Charge.objects.filter(holder=vehicle.holder, reference__startswith="recadastramento:")
+    }
+    assert set(charges) == {"reregistration_holder", "reregistration_vehicle"}
+    for fee in entry.fees:
+        charge = charges[fee["fee"]]
+        assert fee["charge_id"] == charge.pk and charge.amount == Decimal(fee["amount"])
+        assert "art. 25" in charge.citation and charge.fund and charge.due_on == TODAY
     seal = current_seal(vehicle, TODAY)
     assert (
         seal is not None and seal.valid_until == dt.date(TODAY.year, 12, 31) and seal.reregistration == entry

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited
-from lotacao.billing.services import issue_charge
+from lotacao.billing.ledger.services import issue_fee
 from lotacao.core.law import evaluate_case
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import rules
@@ -178,20 +178,19 @@ def _fees(code: str, on: dt.date) -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def _issue_charges(holder: Any, fees: list[dict[str, Any]], on: dt.date, actor: Any, reason: str) -> None:
-    """Hand the fees to the billing app as charges of the holder."""
+    """Hand the fees to the billing app, which values each by the engine and records it with the
+    fee's id, citation and earmarked fund."""
     if holder is None:
         return
     for fee in fees:
         if fee["amount"] in (None, "0.00"):
             continue
-        charge = issue_charge(
+        charge = issue_fee(
             actor=actor,
             holder=holder,
-            kind="fee",
-            description=f"{fee['label']} — {on.year}",
-            amount=Decimal(fee["amount"]),
-            due_on=on,
+            fee=fee["fee"],
+            on=on,
             reason=reason,
             reference=f"recadastramento:{on.year}:{fee['fee']}",
         )
-        fee["charge_id"] = getattr(charge, "pk", None)
+        fee["charge_id"] = charge.pk
