@@ -52,6 +52,25 @@ def place(world: Any) -> Callable[[str], Jurisdiction]:
     return _place
 
 
+def _authorized(holder: Any, vehicle: Any) -> None:
+    """A chartering company's fleet vehicle with its traffic authorization (the seal) from 2026 to
+    2028: Pernambuco's FUSP-F counts those (Lei 16.205/2017, art. 21, § 3º)."""
+    from lotacao.chartering.models import CharteringCompany, FleetVehicle
+    from lotacao.inspections.models import Seal
+
+    company, _ = CharteringCompany.objects.get_or_create(jurisdiction=holder.jurisdiction, holder=holder)
+    FleetVehicle.objects.create(
+        jurisdiction=holder.jurisdiction, company=company, vehicle=vehicle, added_on=dt.date(2026, 1, 1)
+    )
+    Seal.objects.create(
+        jurisdiction=holder.jurisdiction,
+        vehicle=vehicle,
+        number=f"S-{vehicle.plate}",
+        issued_on=dt.date(2026, 1, 1),
+        valid_until=dt.date(2028, 12, 31),
+    )
+
+
 @pytest.fixture
 def new_holder(world: Any) -> Callable[..., Any]:
     from lotacao.registry import services
@@ -81,7 +100,7 @@ def new_holder(world: Any) -> Callable[..., Any]:
             )
             holder = services.register_holder(actor=None, person=person, reason="teste")
         for v in range(vehicles):
-            services.create_vehicle(
+            vehicle = services.create_vehicle(
                 actor=None,
                 jurisdiction=jurisdiction,
                 plate=f"QX{chr(65 + n % 26)}{v}{n % 10}{v}{n % 7}",
@@ -92,6 +111,8 @@ def new_holder(world: Any) -> Callable[..., Any]:
                 holder=holder,
                 reason="teste",
             )
+            if jurisdiction.code == "pernambuco":
+                _authorized(holder, vehicle)
         return holder
 
     return _holder

@@ -61,6 +61,10 @@ def test_an_overdue_recife_fee_blocks_reregistration_and_paying_lifts_it_the_sam
     verdict = clearance(holder=holder, on=after, procedure="reregistration")
     assert not verdict.clear and verdict.blocking == [charge]
     assert "art. 26" in verdict.citations[0] and charge.slip_code in verdict.reasons[1]
+    assert verdict.reasons[0] == (
+        "Débitos vencidos (R$\xa050,00) impedem o recadastramento até a quitação "
+        "(Lei Municipal 16.856/2003 (Recife), art. 26)."
+    )
     assert f"/cobranca/{charge.pk}/guia/" in verdict.reasons[1]  # how to pay
     services.record_payment(actor=None, charge=charge, paid_on=after, reason="pago", method="balcao")
     assert clearance(holder=holder, on=after, procedure="reregistration").clear
@@ -74,6 +78,37 @@ def test_any_unpaid_debt_blocks_the_inspection_and_the_release_in_marica(place: 
         verdict = clearance(holder=holder, on=DAY + dt.timedelta(days=1), procedure=procedure)
         assert not verdict.clear and any("art. 56" in c or "art. 27" in c for c in verdict.citations)
     assert clearance(holder=holder, on=DAY + dt.timedelta(days=1), procedure="grant").clear
+    # Each procedure names its own article: art. 27, § 3º for the inspection, art. 56 for the release.
+    inspection = clearance(holder=holder, on=DAY + dt.timedelta(days=1), procedure="inspection")
+    assert inspection.reasons[0].endswith(
+        "impedem a vistoria até a quitação (Lei Municipal 2627/2015 (Maricá), art. 27, § 3º)."
+    )
+    release = clearance(holder=holder, on=DAY + dt.timedelta(days=1), procedure="release")
+    assert release.reasons[0].endswith(
+        "impedem a liberação do veículo apreendido até a quitação "
+        "(Lei Municipal 2627/2015 (Maricá), art. 56)."
+    )
+
+
+def test_fee_paid_says_whether_the_fee_of_a_reference_is_paid_by_a_day(world: Any) -> None:
+    from lotacao.billing.selectors import fee_paid
+
+    holder = world.objects["recife"]["registry.holder"]
+    charge = services.issue_charge(
+        actor=None,
+        holder=holder,
+        kind="fee",
+        description="Taxa",
+        amount="10.00",
+        due_on=DAY,
+        reason="t",
+        reference="fusp-lv:1:2027",
+    )
+    assert not fee_paid(holder, "fusp-lv:1:2027", DAY)
+    services.record_payment(actor=None, charge=charge, paid_on=DAY, reason="pago", method="balcao")
+    assert fee_paid(holder, "fusp-lv:1:2027", DAY)
+    assert not fee_paid(holder, "fusp-lv:1:2027", DAY - dt.timedelta(days=1))
+    assert not fee_paid(holder, "fusp-lv:2:2027", DAY)
 
 
 def test_late_charges_only_with_the_agencys_act(world: Any, agency: Any) -> None:

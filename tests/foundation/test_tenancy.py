@@ -76,13 +76,26 @@ def test_a_holder_sees_their_own_records(world: Any, client: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["registry:persons", "registry:holders", "registry:vehicles", "registry:lines"]
+    "name", ["registry:persons", "registry:holders", "registry:vehicles"]
 )
 def test_list_pages_never_show_another_jurisdiction(world: Any, client: Any, name: str) -> None:
     client.force_login(world.users["atendente.esteio"])
     body = client.get(reverse(name)).content.decode()
     assert "de Recife" not in body and "ABA1C23" not in body
     assert client.get(reverse(name), {"q": "Recife"}).content.decode().count("Nenhum registro") == 1
+
+
+def test_the_registers_old_line_addresses_lead_to_the_lines_wing(world: Any, client: Any) -> None:
+    line = world.objects["recife"]["registry.line"]
+    client.force_login(world.users["atendente.recife"])
+    response = client.get("/cadastro/linhas/")
+    assert response.status_code == 301 and response["Location"] == reverse("lines:list")
+    response = client.get(f"/cadastro/linhas/{line.pk}/")
+    assert response.status_code == 301
+    assert response["Location"] == reverse("lines:line", kwargs={"pk": line.pk})
+    client.force_login(world.users["atendente.esteio"])
+    assert client.get(f"/cadastro/linhas/{line.pk}/", follow=True).status_code == 404  # still scoped
+    assert line.name not in client.get("/cadastro/linhas/", follow=True).content.decode()
 
 
 def test_scope_filters_querysets_outside_requests(world: Any) -> None:

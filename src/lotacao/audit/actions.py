@@ -58,6 +58,7 @@ ACTIONS: dict[str, str] = {
     "payment.recorded": "registro de pagamento",
     "billing_account.opened": "inscrição para cobrança mensal",
     "billing_account.closed": "encerramento da inscrição de cobrança",
+    "billing_account.modalities": "modalidades da inscrição de cobrança",
     "demand.declared": "declaração de demanda mensal",
     "demand.corrected": "correção de declaração de demanda",
     "billing_run.planned": "simulação do faturamento mensal",

@@ -8,8 +8,10 @@ class CharteringConfig(AppConfig):
 
     def ready(self) -> None:
         # Answer the seams lower layers ask through (lotacao.core.providers).
-        from lotacao.chartering import queue, selectors
+        from lotacao.chartering import fees, queue, selectors
         from lotacao.core import providers
 
+        providers.provide("fee_vehicles", "chartering", fees.authorized_vehicles)
+        providers.provide("vehicle_modalities", "chartering", selectors.vehicle_modalities)
         providers.provide("public_vehicle_info", "chartering", selectors.public_vehicle_info)
         providers.provide("work_items", "chartering", queue.items)

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, update_audited
-from lotacao.chartering import rules
+from lotacao.chartering import fees, rules
 from lotacao.chartering.models import CharteringCompany, Crc, CrcApplication, FleetVehicle, Sanction
 from lotacao.chartering.status import crc_state, current_crc
 from lotacao.documents.rules import requirements
@@ -305,6 +305,7 @@ def issue_crc(*, actor: Any, application: CrcApplication, reason: str, on: dt.da
         issued_by=actor if getattr(actor, "pk", None) else None,
     )
     create_audited(actor=actor, instance=crc, reason=reason, action="chartering.crc_issued")
+    fees.enrol(actor=actor, crc=crc, on=day, reason=f"CRC {crc.number} emitido: {reason}")
     if application.renewal_of is not None:
         update_audited(
             actor=actor,

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.billing import selectors as billing_selectors
 from lotacao.billing import services as billing_services
 from lotacao.billing.models import Charge
 from lotacao.chartering import rules
@@ -347,14 +348,8 @@ def issue_fusp_lv(*, actor: Any, entry: FleetVehicle, reason: str, on: dt.date |
 
 
 def fusp_lv_paid(entry: FleetVehicle, on: dt.date) -> bool:
-    """Billing seam: a paid, not cancelled FUSP-LV charge of the year (see docs/chartering.md)."""
-    return Charge.unscoped.filter(
-        holder_id=entry.company.holder_id,
-        reference=fusp_lv_reference(entry, on.year),
-        cancelled=False,
-        paid_on__isnull=False,
-        paid_on__lte=on,
-    ).exists()
+    """The vehicle's FUSP-LV of the year is paid by `on` (billing's `fee_paid`)."""
+    return billing_selectors.fee_paid(entry.company.holder, fusp_lv_reference(entry, on.year), on)
 
 
 @transaction.atomic

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.chartering import rules
+from lotacao.chartering import fees, rules
 from lotacao.chartering.models import CharteringCompany, Crc, Sanction, Trip
 from lotacao.chartering.status import crc_state
 
@@ -78,6 +78,7 @@ def _put_in_force(
             reason=reason,
             action=f"chartering.crc_{'cancelled' if 'cancelled_on' in changes else 'revoked'}",
         )
+        fees.leave(actor=actor, company=sanction.company, starts_on=starts_on, reason=reason)
     fields = {
         "status": Sanction.Status.IN_FORCE,
         "starts_on": starts_on,

@@ -15,6 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from lotacao.chartering import rules, tracking
+from lotacao.chartering.fleet import company_modalities
 from lotacao.chartering.models import CharteringCompany, Crc, CrcApplication, FleetVehicle, Sanction, Trip
 from lotacao.chartering.status import crc_state, states
 from lotacao.core.models import Jurisdiction
@@ -312,3 +313,17 @@ def company_summary(company: CharteringCompany, on: dt.date) -> dict[str, Any]:
         "sanctions": list(Sanction.unscoped.filter(company=company).order_by("-created_at")[:20]),
         "silence_minutes": minutes,
     }
+
+
+def vehicle_modalities(vehicle: Any, on: dt.date) -> list[str] | None:
+    """The seam `vehicle_modalities`: the modalities of the company owning the vehicle (its live
+    fleet's company, else the company whose holder the vehicle is registered to) on `on` — those of
+    its CRC and of its request in analysis — or None when the vehicle is not a chartering one. The
+    inspection judges the vehicle for them (the 7-seat car only in tourism, art. 3º, § 3º)."""
+    entry = fleet_entry(vehicle)
+    company = entry.company if entry is not None else None
+    if company is None and vehicle.holder_id is not None:
+        company = CharteringCompany.unscoped.filter(holder_id=vehicle.holder_id).first()
+    if company is None:
+        return None
+    return company_modalities(company, on)

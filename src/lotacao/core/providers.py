@@ -109,6 +109,28 @@ declare(
     doc="As vistorias perguntam a que permissão o veículo serve.",
 )
 declare(
+    "permit_lifecycle",
+    expected=("lines",),
+    doc="As permissões avisam as linhas quando uma permissão começa (outorga, recebimento por "
+    "transferência, registro da existente: a vaga na linha abre) e quando termina (cassação, "
+    "extinção do prazo, desistência, transferência: a vaga encerra); chamado com event "
+    "('started' ou 'ended'), actor, permit, on, act e reason. Uma recusa desfaz a operação.",
+)
+declare(
+    "fee_vehicles",
+    expected=("chartering",),
+    doc="A cobrança mensal por veículo (FUSP-F, Lei 16.205/2017, art. 21, § 3º) pergunta quantos "
+    "veículos de cada empresa têm Autorização para Tráfego num dia; chamado com code e on, "
+    "devolve {holder_id: veículos}, ou None onde o fornecedor não regula a jurisdição.",
+)
+declare(
+    "vehicle_modalities",
+    expected=("chartering",),
+    doc="As vistorias perguntam as modalidades da empresa dona do veículo (o automóvel de 7 lugares "
+    "só no turismo, Lei 16.205/2017, art. 3º, § 3º); chamado com vehicle e on, devolve a lista de "
+    "modalidades, ou None quando o veículo não é de fretamento.",
+)
+declare(
     "charge_paid",
     expected=(),
     doc="A cobrança avisa o módulo dono da dívida (a multa do auto, em fiscalização) quando um "

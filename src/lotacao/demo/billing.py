@@ -1,8 +1,8 @@
 """Demo data of billing (called by lotacao.demo.base after the other domains).
 
 For each jurisdiction:
-- the billing register: every holder of a live permit is enrolled from the grant (Pernambuco, with
-  no permits here, its companies with vehicles, in the eventual modality);
+- the billing register: every holder of a live permit is enrolled from the grant, and every company
+  with a CRC from its issue, with its modalities (the grant and the CRC do it);
 - the fare of each line, citing a demonstration act (with the council's opinion where the law
   requires one);
 - the values the law leaves to the agency that the monthly run needs, as demonstration acts: the
@@ -35,7 +35,7 @@ from lotacao.billing.runs.models import BillingRun, DemandDeclaration
 from lotacao.core import law
 from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.permits.models import Permit
-from lotacao.registry.models import Holder, Line, Vehicle
+from lotacao.registry.models import Line, Vehicle
 from lotacao.web.agency_values import set_agency_value
 
 REASON = "Dados de demonstração"
@@ -89,18 +89,15 @@ def _agency_values(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> 
 
 
 def _accounts(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
+    """The permits' grants and the CRCs' issue enrol their holders (permits.services.lifecycle,
+    chartering.fees); only a live permit of a register older than that is enrolled here."""
     live = Permit.unscoped.filter(jurisdiction=jurisdiction, status__in=Permit.LIVE).select_related("holder")
-    pairs: list[tuple[Holder, dt.date, list[str]]] = [
-        (p.holder, p.granted_on or p.applied_on, []) for p in live
-    ]
-    if not pairs:  # chartering: the companies with vehicles
-        holders = Holder.unscoped.filter(jurisdiction=jurisdiction, vehicles__isnull=False).distinct()
-        pairs = [(h, today - relativedelta(months=6), ["eventual"]) for h in holders]
-    for holder, since, modalities in pairs:
-        if Account.unscoped.filter(holder=holder).exists():
+    for permit in live:
+        if Account.unscoped.filter(holder=permit.holder).exists():
             summary.existing += 1
             continue
-        open_account(actor=None, holder=holder, on=since, reason=REASON, modalities=modalities)
+        since = permit.granted_on or permit.applied_on
+        open_account(actor=None, holder=permit.holder, on=since, reason=REASON)
         summary.created += 1
 
 

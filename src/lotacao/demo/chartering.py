@@ -180,18 +180,6 @@ def _vehicle(
     record_payment(actor=None, charge=charge, paid_on=on, reason=REASON, payment_reference=f"DEMO-{plate}")
     inspection = fleet.request_inspection(actor=None, entry=entry, scheduled_for=on, reason=REASON, on=on)
     checks = {item["id"]: True for item in (inspections.checklist_for(company.jurisdiction_id, on)[0] or [])}
-    if category == "car7":
-        # The inspections app asks the engine without the chartering modality, and the engine admits
-        # a 7-seat car only in tourism (art. 3º, § 3º): until inspections passes the modality (see
-        # docs/chartering.md), the demo records this car's passed inspection itself, then the seal.
-        inspection.status, inspection.performed_on, inspection.checklist = (
-            "passed",
-            on,
-            [{"id": k, "ok": True} for k in checks],
-        )
-        inspection.save()
-        inspections.issue_seal(actor=None, vehicle=entry.vehicle, reason=REASON, on=on)
-        return entry
     inspections.record_inspection(
         actor=None, inspection=inspection, performed_on=on, reason=REASON, checklist=checks
     )

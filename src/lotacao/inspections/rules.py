@@ -17,6 +17,7 @@ from typing import Any
 from lotacao.billing import selectors as billing_selectors
 from lotacao.core.formats import br_date
 from lotacao.core.law import entry, evaluate_case, pack_for, value
+from lotacao.core.providers import providers
 from lotacao.law.packs import Entry
 
 __all__ = ["entry", "value"]  # re-exported: value is None when absent, undefined or repealed
@@ -34,6 +35,16 @@ def vehicle_case(vehicle: Any, insurance: dict[str, str] | None = None) -> dict[
     return data
 
 
+def vehicle_modalities(vehicle: Any, on: dt.date) -> list[str]:
+    """The modalities the vehicle serves in, where the law has them (Pernambuco's chartering: the
+    company's, asked through the seam `vehicle_modalities`); [] elsewhere."""
+    for _name, provider in providers("vehicle_modalities"):
+        found = provider(vehicle=vehicle, on=on)
+        if found:
+            return list(found)
+    return []
+
+
 def assess(
     code: str,
     action: str,
@@ -42,8 +53,36 @@ def assess(
     *,
     replaced: Any = None,
     insurance: dict[str, str] | None = None,
+    modalities: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The engine's answer for a vehicle (objects with category, manufacture_year, seats, doors)."""
+    """The engine's answer for a vehicle (objects with category, manufacture_year, seats, doors).
+    With `modalities`, the vehicle is judged for each and passes if it is admissible in one of them
+    (Lei 16.205/2017, art. 3º, § 3º: the 7-seat car only in tourism); the refusals of all are kept."""
+    if modalities:
+        answers = [
+            _assess(code, action, on, vehicle, replaced=replaced, insurance=insurance, modality=m)
+            for m in modalities
+        ]
+        passed = next((a for a in answers if a.get("eligible") is not False), None)
+        if passed is not None:
+            return passed
+        merged = dict(answers[0])
+        merged["violations"] = [v for a in answers for v in a["violations"]]
+        merged["citations"] = list(dict.fromkeys(c for a in answers for c in a.get("citations", [])))
+        return merged
+    return _assess(code, action, on, vehicle, replaced=replaced, insurance=insurance)
+
+
+def _assess(
+    code: str,
+    action: str,
+    on: dt.date,
+    vehicle: Any,
+    *,
+    replaced: Any = None,
+    insurance: dict[str, str] | None = None,
+    modality: str = "",
+) -> dict[str, Any]:
     case: dict[str, Any] = {
         "jurisdiction": code,
         "kind": "vehicle",
@@ -53,6 +92,8 @@ def assess(
     }
     if replaced is not None:
         case["replaced"] = vehicle_case(replaced)
+    if modality:
+        case["modality"] = modality
     result = evaluate_case(case)
     if "error" in result:
         return {

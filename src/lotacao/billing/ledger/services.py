@@ -268,3 +268,21 @@ def close_account(*, actor: Any, holder: Holder, on: dt.date, reason: str) -> Ac
         reason=reason,
         action="billing_account.closed",
     )
+
+
+@transaction.atomic
+def set_account_modalities(*, actor: Any, holder: Holder, modalities: list[str], reason: str) -> Account:
+    """The modalities of an open account (a chartering company's renewed CRC may hold others);
+    the monthly run reads them for exemptions (Pernambuco's social modality)."""
+    account = Account.unscoped.select_for_update().filter(holder=holder, closed_on__isnull=True).first()
+    if account is None:
+        raise ValidationError(f"{holder} não tem inscrição de cobrança aberta.")
+    if list(account.modalities) == list(modalities):
+        return account
+    return update_audited(
+        actor=actor,
+        instance=account,
+        changes={"modalities": list(modalities)},
+        reason=reason,
+        action="billing_account.modalities",
+    )

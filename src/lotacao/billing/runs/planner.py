@@ -2,10 +2,12 @@
 
 The run of period P (a month) charges the fees of `billing.monthly_fees`:
 - a rate on demand (Recife's management fee, art. 25, § 1º, I: "da demanda transportada no mês
-  anterior"; Cabo's RST, art. 3º): on each declaration of the month before P, the money base by
-  the agency's method (`fee.base.<id>`), valued by the engine on P's first day;
+  anterior"; Cabo's RST, art. 3º): on each declaration of the month before P of a holder enrolled
+  (an open account) at some day of that month, the money base by the agency's method
+  (`fee.base.<id>`), valued by the engine on P's first day;
 - an amount per vehicle (Pernambuco's FUSP-F: NV × R$ 40,45, due on day 10 of P): on each open
-  account, its vehicles in service on P's first day, with the account's modality for exemptions.
+  account, its vehicles with a traffic authorization on P's first day (asked through the seam
+  `fee_vehicles`: chartering knows them), with the account's modality for exemptions.
 A value the law leaves open and the agency has not supplied (the base, a rate, a due day) is a
 refusal naming it; the run is not made until it is supplied. Charges already made for P (their
 key exists) are not planned again.
@@ -28,6 +30,7 @@ from lotacao.billing.ledger.models import Account, Charge
 from lotacao.billing.runs.models import DemandDeclaration
 from lotacao.core import law
 from lotacao.core.formats import br_date, brl
+from lotacao.core.providers import providers
 from lotacao.registry.models import Holder, Vehicle
 
 
@@ -152,10 +155,18 @@ def _plan_rate_fee(plan: Plan, fee: str, existing: set[str]) -> None:
     fund = lawdata.fund_of(code, fee, period)
     rate = Decimal(str(law.value(code, f"fee.{fee}", period)["rate"]))
     declared = set()
+    base_end = period - dt.timedelta(days=1)
+    enrolled = {a.holder_id for a in _open_accounts(code, base_month, base_end)}
     for decl in declarations.order_by("holder_id", "line_id"):
         declared.add(decl.holder_id)
         key = f"run:{period:%Y-%m}:{fee}:{decl.holder_id}:{decl.line_id}"
         if key in existing:
+            continue
+        if decl.holder_id not in enrolled:
+            plan.notes.append(
+                f"{decl.holder}: sem inscrição de cobrança em {base_month:%m/%Y} (permissão encerrada ou "
+                f"não outorgada); a declaração da linha {decl.line.code} não é cobrada."
+            )
             continue
         found = _base_of(plan, fee, method, decl, fares)
         if found is None:
@@ -209,12 +220,7 @@ def _plan_vehicle_fee(plan: Plan, fee: str, existing: set[str]) -> None:
     code, period = plan.code, plan.period
     end = period + relativedelta(months=1) - dt.timedelta(days=1)
     accounts = _open_accounts(code, period, end)
-    counts: dict[int, int] = defaultdict(int)
-    in_service = Vehicle.unscoped.filter(jurisdiction_id=code, holder__isnull=False).filter(
-        Q(deregistered_on__isnull=True) | Q(deregistered_on__gt=period)
-    )
-    for row in in_service.values("holder_id").annotate(n=Count("id")):
-        counts[row["holder_id"]] = row["n"]
+    counts, counted = _vehicle_counts(code, period)
     engine = _Engine(code, fee, period)
     label = lawdata.description(code, f"fee.{fee}")
     fund = lawdata.fund_of(code, fee, period)
@@ -224,7 +230,7 @@ def _plan_vehicle_fee(plan: Plan, fee: str, existing: set[str]) -> None:
             continue
         vehicles = counts.get(account.holder_id, 0)
         if vehicles == 0:
-            plan.notes.append(f"{account.holder}: nenhum veículo em serviço em {br_date(period)}.")
+            plan.notes.append(f"{account.holder}: nenhum veículo {counted} em {br_date(period)}.")
             continue
         inputs: dict[str, Any] = {"vehicles": vehicles}
         if len(account.modalities) == 1:
@@ -246,10 +252,28 @@ def _plan_vehicle_fee(plan: Plan, fee: str, existing: set[str]) -> None:
             result,
             fund,
             base=Decimal(vehicles),
-            base_label=f"{vehicles} {word} em serviço em {br_date(period)}",
+            base_label=f"{vehicles} {word} {counted} em {br_date(period)}",
             rate=None,
             line_id=None,
         )
+
+
+def _vehicle_counts(code: str, on: dt.date) -> tuple[dict[int, int], str]:
+    """Vehicles per holder on `on` and what was counted. The app that knows the traffic
+    authorizations answers through the seam `fee_vehicles` (chartering: the vehicles of the fleet
+    with a traffic authorization, Lei 16.205/2017, art. 21, § 3º); where no provider regulates the
+    jurisdiction, the registry's vehicles in service."""
+    for _name, provider in providers("fee_vehicles"):
+        answer = provider(code=code, on=on)
+        if answer is not None:
+            return dict(answer), "com Autorização para Tráfego"
+    counts: dict[int, int] = defaultdict(int)
+    in_service = Vehicle.unscoped.filter(jurisdiction_id=code, holder__isnull=False).filter(
+        Q(deregistered_on__isnull=True) | Q(deregistered_on__gt=on)
+    )
+    for row in in_service.values("holder_id").annotate(n=Count("id")):
+        counts[row["holder_id"]] = row["n"]
+    return counts, "em serviço"
 
 
 def _add(

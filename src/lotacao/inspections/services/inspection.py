@@ -135,7 +135,8 @@ def _findings(
         if not ok:
             found.append(f"{item['label']}: não conforme ({rules.cite(code, item['cite'])})")
     action = "entry" if inspection.kind == Inspection.Kind.ENTRY else "inspection"
-    result = rules.assess(code, action, on, inspection.vehicle)
+    modalities = rules.vehicle_modalities(inspection.vehicle, on)
+    result = rules.assess(code, action, on, inspection.vehicle, modalities=modalities)
     found += rules.violations_text(result)
     found += [f.strip() for f in faults if f and f.strip()]
     citations = [c for c in [*result.get("citations", []), checklist_cite] if c]

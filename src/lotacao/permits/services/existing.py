@@ -9,10 +9,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from lotacao.audit.services import create_audited
+from lotacao.core.formats import br_date
 from lotacao.permits import rules
 from lotacao.permits.eligibility import active_bans
 from lotacao.permits.models import Permit, PermitAgent
 from lotacao.permits.services.common import law_has_permits, lock_counter, require_reason, same_jurisdiction
+from lotacao.permits.services.lifecycle import permit_started
 from lotacao.registry.models import Holder, Line, Person, Vehicle
 
 S = Permit.Status
@@ -61,7 +63,16 @@ def import_existing_permit(
         term_citation=rules.cite(code, "permit.term", granted_on),
         existing_operator=existing_operator,
     )
-    return create_audited(actor=actor, instance=permit, reason=reason, action="permit.imported")
+    permit = create_audited(actor=actor, instance=permit, reason=reason, action="permit.imported")
+    permit_started(
+        actor=actor,
+        permit=permit,
+        on=granted_on,
+        act=f"Outorga da permissão nº {number} em {br_date(granted_on)}",
+        reason=reason,
+        what="O registro da permissão",
+    )
+    return permit
 
 
 @transaction.atomic

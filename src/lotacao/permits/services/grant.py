@@ -30,6 +30,7 @@ from lotacao.permits.services.common import (
     today,
     transition,
 )
+from lotacao.permits.services.lifecycle import permit_started
 from lotacao.permits.states import require
 from lotacao.registry.models import Line, Vehicle
 
@@ -47,8 +48,11 @@ def grant_permit(
     on: dt.date | None = None,
     number: str = "",
     valid_until: dt.date | None = None,
+    act: str = "",
 ) -> Permit:
-    """Grant the permit: number, line, vehicle, term; quotas enforced under the jurisdiction's lock."""
+    """Grant the permit: number, line, vehicle, term; quotas enforced under the jurisdiction's lock.
+    The holder is enrolled for billing and the permit takes its place on the line (`act`: the act
+    of the grant; by default the grant itself, by number and date)."""
     require_reason(reason)
     day = today(on)
     code = permit.jurisdiction_id
@@ -81,6 +85,14 @@ def grant_permit(
         },
         reason=reason,
         action="permit.granted",
+    )
+    permit_started(
+        actor=actor,
+        permit=permit,
+        on=day,
+        act=act.strip() or f"Outorga da permissão nº {number} em {br_date(day)}",
+        reason=reason,
+        what="A outorga",
     )
     return permit
 

@@ -16,6 +16,7 @@ from lotacao.core.formats import br_date
 from lotacao.permits import rules
 from lotacao.permits.models import Ban, Permit, PermitAgent
 from lotacao.permits.services.common import end_agents, fresh, record_ban, require_reason, today, transition
+from lotacao.permits.services.lifecycle import permit_ended, permit_started
 from lotacao.permits.states import require
 from lotacao.registry.models import Company, Person
 
@@ -79,6 +80,7 @@ def revoke_permit(*, actor: Any, permit: Permit, reason: str, on: dt.date | None
         action="permit.revoked",
     )
     end_agents(actor=actor, permit=permit, day=day, reason=f"Cassação da {permit}.")
+    permit_ended(actor=actor, permit=permit, on=day, reason=f"Cassação da {permit}: {reason}")
     holder = permit.holder
     record_ban(
         actor=actor,
@@ -170,6 +172,14 @@ def restore_permit(*, actor: Any, permit: Permit, reason: str, on: dt.date | Non
             )
     for ban in Ban.unscoped.filter(permit=permit, cause=Ban.Cause.REVOCATION, lifted_on__isnull=True):
         lift_ban(actor=actor, ban=ban, reason=reason, on=day)
+    permit_started(
+        actor=actor,
+        permit=permit,
+        on=revoked_on or day,
+        act=reason.strip(),
+        reason=reason,
+        what="O restabelecimento",
+    )
     return permit
 
 

@@ -16,6 +16,7 @@ from lotacao.law.packs import Entry
 from lotacao.permits import rules
 from lotacao.permits.models import Permit
 from lotacao.permits.services.common import end_agents, fresh, require_reason, today, transition
+from lotacao.permits.services.lifecycle import permit_ended
 from lotacao.permits.states import refusal, require
 
 S = Permit.Status
@@ -189,6 +190,7 @@ def expire_permit(*, actor: Any, permit: Permit, on: dt.date | None = None) -> P
         action = "permit.withdrawn"
     transition(actor=actor, permit=permit, changes=changes, reason=reason, action=action)
     end_agents(actor=actor, permit=permit, day=permit.ends_on or day, reason=reason)
+    permit_ended(actor=actor, permit=permit, on=permit.ends_on or day, reason=reason)
     return permit
 
 

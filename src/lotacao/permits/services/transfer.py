@@ -17,6 +17,7 @@ from lotacao.permits import rules
 from lotacao.permits.eligibility import Eligibility, check_eligibility
 from lotacao.permits.models import Permit
 from lotacao.permits.services.common import end_agents, fresh, require_reason, today, transition
+from lotacao.permits.services.lifecycle import permit_ended, permit_started
 from lotacao.permits.states import require
 from lotacao.registry.models import Holder
 
@@ -84,6 +85,7 @@ def transfer_permit(
         day=day,
         receiver=receiver,
         reason=f"{reason} — recebida por transferência ({TRANSFER_CAUSES[cause]}; {cited}).",
+        act=consent_reference.strip(),
     )
 
 
@@ -155,10 +157,18 @@ def _hand_over(
         action="permit.transferred",
     )
     end_agents(actor=actor, permit=permit, day=day, reason=f"Transferência da {permit}.")
+    permit_ended(actor=actor, permit=permit, on=day, reason=f"Transferência da {permit}: {reason}")
 
 
 def _receive(
-    *, actor: Any, permit: Permit, to_holder: Holder, day: dt.date, receiver: Eligibility, reason: str
+    *,
+    actor: Any,
+    permit: Permit,
+    to_holder: Holder,
+    day: dt.date,
+    receiver: Eligibility,
+    reason: str,
+    act: str,
 ) -> Permit:
     """The receiver's permit: same number, line, vehicle and term; one more transfer counted."""
     new = Permit(
@@ -179,7 +189,9 @@ def _receive(
         existing_operator=False,
         eligibility=receiver.as_dict(),
     )
-    return create_audited(actor=actor, instance=new, reason=reason, action="permit.received")
+    new = create_audited(actor=actor, instance=new, reason=reason, action="permit.received")
+    permit_started(actor=actor, permit=new, on=day, act=act, reason=reason, what="A transferência")
+    return new
 
 
 # ---------------------------------------------------------------- withdrawal
@@ -209,6 +221,7 @@ def withdraw_permit(
     transition(actor=actor, permit=permit, changes=changes, reason=reason, action="permit.withdrawn")
     if ceases_on <= day:
         end_agents(actor=actor, permit=permit, day=ceases_on, reason=f"Desistência da {permit}.")
+        permit_ended(actor=actor, permit=permit, on=ceases_on, reason=f"Desistência da {permit}: {reason}")
     return permit
 
 
