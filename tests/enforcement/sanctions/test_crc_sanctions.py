@@ -125,6 +125,10 @@ def test_a_new_offence_during_a_90_day_suspension_lets_the_manager_extend_it_up_
     assert not effect["done"] and "majorar" in effect["note"] and "art. 31" in effect["note"]
     assert effect["ref"] == f"crcsanction:{sanction.pk}"
     assert Sanction.objects.filter(company=company).count() == 1
+    # the manager finds it in the work queue until the extension names the notice
+    items = list(crc.repeat_items(today))
+    assert [i.key for i in items] == [f"decision-{decision.pk}"]
+    assert repeat.number in items[0].title and items[0].url == f"/fiscalizacao/efeitos/crc/{sanction.pk}/"
 
     url = f"/fiscalizacao/efeitos/crc/{sanction.pk}/"
     client.force_login(pe.users["gestor"])
@@ -150,6 +154,7 @@ def test_a_new_offence_during_a_90_day_suspension_lets_the_manager_extend_it_up_
     assert "art. 31" in text
     assert extend(30, number="AI-0000-999").status_code == 422  # not a notice of the company in the period
     assert extend(60).status_code == 302
+    assert list(crc.repeat_items(today)) == []
     assert extend(30).status_code == 302
     sanction.refresh_from_db()
     assert sanction.days == 180 and sanction.ends_on == sanction.starts_on + dt.timedelta(days=179)  # type: ignore[operator]

@@ -16,11 +16,13 @@ the same company drawn up during the sanction) and `end` are the screens' doors 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
+from django.urls import reverse
 
 from lotacao.chartering import sanctions as chartering
 from lotacao.chartering.models import CharteringCompany, Sanction
@@ -28,6 +30,7 @@ from lotacao.chartering.status import crc_state
 from lotacao.core.law import entry
 from lotacao.enforcement.models import Decision, InfractionNotice
 from lotacao.enforcement.reading import br, infraction_day
+from lotacao.workqueue.services import WorkItemSpec
 
 PARAMETER = "chartering.crc_sanctions"
 # The decision's penalty type → chartering's sanction kind.
@@ -216,3 +219,36 @@ def ceiling(sanction: Sanction) -> int | None:
     found = entry(sanction.jurisdiction_id, "chartering.sanction_extension", sanction.starts_on)
     factor = ((found.value or {}) if found is not None and found.status == "value" else {}).get("max_factor")
     return int(sanction.original_days * factor) if factor else None
+
+
+REPEAT_KIND = "enforcement.crc_repeat"
+
+
+def repeat_items(today: dt.date) -> Iterator[WorkItemSpec]:
+    """Final decisions whose CRC sanction was not applied because one was in force (a repeat
+    during the sanction): the manager decides the extension (art. 31) while the sanction lasts
+    and the notice is not yet among its extensions."""
+    live = Sanction.unscoped.filter(
+        status=Sanction.Status.IN_FORCE, days__isnull=False, ends_on__gte=today
+    ).select_related("company")
+    for sanction in live:
+        ref = f"crcsanction:{sanction.pk}"
+        grounds = " ".join(str(e.get("grounds", "")) for e in sanction.extensions)
+        decisions = Decision.unscoped.filter(
+            final=True, jurisdiction_id=sanction.jurisdiction_id, notice__holder_id=sanction.company.holder_id
+        ).select_related("notice")
+        for decision in decisions:
+            waiting = [e for e in decision.effects or [] if e.get("ref") == ref and not e.get("done")]
+            if not waiting or decision.notice.number in grounds:
+                continue
+            yield WorkItemSpec(
+                jurisdiction_id=sanction.jurisdiction_id,
+                kind=REPEAT_KIND,
+                key=f"decision-{decision.pk}",
+                title=(
+                    f"Auto {decision.notice.number}: nova infração de {sanction.company} durante a sanção "
+                    f"em vigor ({sanction.get_kind_display()}) — decidir a majoração (até o dobro, art. 31)"
+                )[:300],
+                due_on=sanction.ends_on,
+                url=reverse("enforcement:crc_sanction", kwargs={"pk": sanction.pk}),
+            )
