@@ -132,7 +132,7 @@ declare(
 )
 declare(
     "charge_paid",
-    expected=(),
+    expected=("enforcement",),
     doc="A cobrança avisa o módulo dono da dívida (a multa do auto, em fiscalização) quando um "
     "pagamento chega pelo caixa ou pelo extrato bancário; chamado com charge, paid_on, actor e reason.",
 )

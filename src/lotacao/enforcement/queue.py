@@ -9,7 +9,8 @@ refresh keeps exactly what the job opened while the producer still yields it.
   notices waiting for the body's application of the penalty (Cabo art. 29);
 - sanctions: unpaid fines (offset, suspension), fines to refund, effects undone on appeal to
   tell the holder, suspensions awaiting proof, revocation processes, interventions due or
-  voided, interruption requests to decide or beyond the yearly limit (Maricá art. 38).
+  voided, interruption requests to decide or beyond the yearly limit (Maricá art. 38), and
+  Pernambuco's repeats during a CRC sanction whose extension the manager decides (art. 31).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from lotacao.enforcement.due_process import application
 from lotacao.enforcement.due_process.settle import pending_items
 from lotacao.enforcement.notices.deadlines import late_items, overdue_items
+from lotacao.enforcement.sanctions.crc import repeat_items
 from lotacao.enforcement.sanctions.fine_payment import nonpayment_items
 from lotacao.enforcement.sanctions.followups import followup_items
 from lotacao.enforcement.sanctions.interruptions import interruption_items
@@ -40,3 +42,4 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
     yield from followup_items(today)
     yield from intervention_items(today, horizon)
     yield from interruption_items(today)
+    yield from repeat_items(today)

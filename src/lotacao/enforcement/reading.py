@@ -20,6 +20,9 @@ PENALTY_LABELS = {
     "revocation": "Cassação",
     "course": "Curso obrigatório",
     "intervention": "Intervenção",
+    "crc_suspension": "Suspensão do CRC",
+    "crc_cancellation": "Cancelamento do CRC",
+    "crc_revocation": "Cassação do CRC",
 }
 
 # The engine's measure ids in words (as `Measure.Kind` labels them, and the ones no Measure row

@@ -71,6 +71,7 @@ urlpatterns = [
         "efeitos/intervencoes/nova/", views_effects.InterventionCreate.as_view(), name="intervention_create"
     ),
     path("efeitos/intervencoes/<int:pk>/", views_effects.InterventionPage.as_view(), name="intervention"),
+    path("efeitos/crc/<int:pk>/", views_effects.CrcSanctionPage.as_view(), name="crc_sanction"),
     # interruption of the service on request (lotacao.enforcement.sanctions.views_interruptions)
     path(
         "permissoes/<int:pk>/interrupcoes/",

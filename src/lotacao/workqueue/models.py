@@ -40,6 +40,7 @@ KIND_LABELS = {
     "chartering.tracker_silent": "Rastreador sem posição",
     "enforcement.interruption_requested": "Pedido de interrupção do serviço a decidir",
     "enforcement.interruption_over_limit": "Interrupção além do limite anual: desistência",
+    "enforcement.crc_repeat": "Reincidência durante sanção do CRC: decidir a majoração",
 }
 
 

@@ -1,13 +1,17 @@
 """REST endpoints of the due process (mounted at /api/due-process): where a notice stands (the
 instance open for filing and its deadline, filings, decisions), filing a defense or appeal (the
-holder for their own notices, a clerk at the counter) and recording that a decision was
-communicated. Same scoping and roles as the screens."""
+holder for their own notices, a clerk at the counter), the body's decisions — judging a filing
+(outcome or members' votes, a changed penalty, the measure chosen among the law's alternatives,
+Pernambuco's CRC sanction) and applying the penalty where the body does it without a filing
+(Cabo's Council, art. 29) — and recording that a decision was communicated. Same scoping, roles
+and services as the screens."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -15,9 +19,9 @@ from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process import decisions, filings
+from lotacao.enforcement.due_process import application, decisions, filings
 from lotacao.enforcement.due_process.stage import current_stage
-from lotacao.enforcement.models import Decision, Filing, InfractionNotice
+from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice, Session
 
 router = Router(tags=["defesa e recursos"])
 
@@ -57,6 +61,7 @@ def decision_data(decision: Decision) -> dict[str, Any]:
         "served_on": _date(decision.served_on),
         "final": decision.final,
         "final_on": _date(decision.final_on),
+        "effects": decision.effects,
     }
 
 
@@ -167,3 +172,103 @@ def notify(request: HttpRequest, notice_id: int, payload: NotificationIn) -> Htt
         },
         status=201,
     )
+
+
+def _require_judging(request: HttpRequest, code: str) -> None:
+    if not permissions.allowed(getattr(request, "access", None), code, permissions.JUDGING_ROLES):
+        raise HttpError(403, "Seu perfil não permite decidir neste processo.")
+
+
+def _session(session_id: int | None) -> Session | None:
+    if session_id is None:
+        return None
+    session: Session = get_object_or_404(Session.objects.all(), pk=session_id)
+    return session
+
+
+class ApplicationIn(Schema):
+    outcome: str
+    reasons: str
+    decided_on: dt.date
+    session_id: int | None = None
+    new_penalty: str = ""
+    new_value: str | None = None
+
+
+@router.post(
+    "/notices/{int:notice_id}/application",
+    summary="Aplicação da penalidade pelo órgão, onde a lei a dá sem protocolo (Cabo: o Conselho, art. 29)",
+)
+def apply_penalty(request: HttpRequest, notice_id: int, payload: ApplicationIn) -> HttpResponse:
+    """outcome: upheld (aplicada como calculada), changed (com `new_penalty`: warning, fine or
+    suspension, with `new_value` in R$ or days) or annulled (não aplicada)."""
+    notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
+    _require_judging(request, notice.jurisdiction_id)
+    decision = application.apply_penalty(
+        actor=request.user,
+        notice=notice,
+        outcome=payload.outcome,
+        reasons=payload.reasons,
+        decided_on=payload.decided_on,
+        session=_session(payload.session_id),
+        penalty=decisions.penalty_from(payload.new_penalty, payload.new_value, notice),
+        reason="Aplicação da penalidade pelo órgão (API)",
+    )
+    return JsonResponse(decision_data(decision), status=201)
+
+
+class VoteIn(Schema):
+    member_id: int
+    vote: str
+
+
+class DecisionIn(Schema):
+    reasons: str
+    decided_on: dt.date
+    outcome: str | None = None
+    session_id: int | None = None
+    votes: list[VoteIn] = []
+    new_penalty: str = ""
+    new_value: str | None = None
+    measure_choice: str | None = None
+
+
+def _votes(session: Session | None, votes: list[VoteIn]) -> dict[BodyMember, str] | None:
+    if not votes:
+        return None
+    if session is None:
+        raise ValidationError("Votos só se registram em sessão: informe a sessão.")
+    present = {m.pk: m for m in session.present.all()}
+    out: dict[BodyMember, str] = {}
+    for vote in votes:
+        member = present.get(vote.member_id)
+        if member is None:
+            raise ValidationError(f"O membro {vote.member_id} não está presente na sessão.")
+        out[member] = vote.vote
+    return out
+
+
+@router.post("/filings/{int:filing_id}/decision", summary="Julgar uma defesa ou um recurso")
+def judge(request: HttpRequest, filing_id: int, payload: DecisionIn) -> HttpResponse:
+    """The outcome (upheld, changed, annulled, not_known) or, where the law gives a voting rule,
+    the votes of the members present (uphold, change, annul); `new_penalty` for a changed one
+    (warning, fine, suspension — or Pernambuco's crc_suspension, crc_cancellation,
+    crc_revocation, added to the fine); `measure_choice` where the law offers alternatives
+    (Esteio, Anexo II, IV-02)."""
+    filing = get_object_or_404(Filing.objects.select_related("notice"), pk=filing_id)
+    _require_judging(request, filing.jurisdiction_id)
+    session = _session(payload.session_id)
+    decision = decisions.decide(
+        actor=request.user,
+        filing=filing,
+        session=session,
+        outcome=payload.outcome,
+        votes=_votes(session, payload.votes),
+        reasons=payload.reasons,
+        decided_on=payload.decided_on,
+        penalty=decisions.penalty_from(payload.new_penalty, payload.new_value, filing.notice),
+        measure_choice=payload.measure_choice or None,
+        reason="Julgamento (API)",
+    )
+    decision.refresh_from_db()
+    return JsonResponse(decision_data(decision), status=201)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -40,10 +41,21 @@ from lotacao.enforcement.models import (
 )
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br, infraction_day, local_day
+from lotacao.enforcement.sanctions.crc import KINDS as CRC_KINDS
+from lotacao.enforcement.sanctions.crc import added_to as added_to_crc
+from lotacao.enforcement.sanctions.crc import check_allowed as check_crc_allowed
 from lotacao.enforcement.sanctions.effects import apply_final_decision, apply_on_service
 
 Outcome = Decision.Outcome
-PENALTY_TYPES = {"warning", "fine", "suspension", "revocation", "course", "intervention"}
+PENALTY_TYPES = {
+    "warning",
+    "fine",
+    "suspension",
+    "revocation",
+    "course",
+    "intervention",
+    *CRC_KINDS,
+}
 OUTCOME_OF_CHOICE = {
     Vote.Choice.UPHOLD: Outcome.UPHELD,
     Vote.Choice.ANNUL: Outcome.ANNULLED,
@@ -146,13 +158,40 @@ def _check_penalty(penalty: dict[str, Any]) -> dict[str, Any]:
     return penalty
 
 
+def penalty_from(kind: str, amount: Any, notice: InfractionNotice | None = None) -> dict[str, Any] | None:
+    """A changed penalty from its kind and value (screens and API): a warning; a fine in R$; a
+    suspension in days; a CRC sanction added to the penalty in force (its term is the law's).
+    None when no kind is given (the penalty is not changed)."""
+    if not kind:
+        return None
+    if kind in CRC_KINDS:
+        if notice is None:
+            raise ValidationError("A sanção do CRC precisa do auto.")
+        return added_to_crc(in_force_penalty(notice), kind, notice.jurisdiction_id, infraction_day(notice))
+    if kind == "warning":
+        return {"penalties": [{"type": "warning"}]}
+    if kind not in ("fine", "suspension"):
+        raise ValidationError(f"Penalidade desconhecida: {kind}.")
+    try:
+        value = Decimal(str(amount).replace(",", ".")) if amount not in (None, "") else None
+    except InvalidOperation as error:
+        raise ValidationError(f"Valor inválido: {amount}.") from error
+    if value is None or not value.is_finite() or value <= 0:
+        raise ValidationError("Informe o valor da multa ou os dias de suspensão.")
+    if kind == "fine":
+        return {"penalties": [{"type": "fine", "amount": f"{value:.2f}"}]}
+    return {"penalties": [{"type": "suspension", "days": int(value)}]}
+
+
 def resulting_penalty(
     notice: InfractionNotice, outcome: str, penalty: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The penalty in force after the decision: changed needs the new one; annulled has none."""
     in_force = in_force_penalty(notice)
     if outcome == Outcome.CHANGED:
-        return {**in_force, **_check_penalty(penalty or {})}
+        changed = _check_penalty(penalty or {})
+        check_crc_allowed(notice.jurisdiction_id, changed["penalties"], infraction_day(notice))
+        return {**in_force, **changed}
     if outcome == Outcome.ANNULLED:
         return {}
     return in_force

@@ -19,13 +19,26 @@ from typing import Any
 from lotacao.core.law import evaluate_case, pack_for, value
 
 # Most severe first: the type that picks an instance's deadline or body by penalty.
-SEVERITY = ("revocation", "intervention", "suspension", "course", "fine", "warning")
+SEVERITY = (
+    "revocation",
+    "crc_revocation",
+    "crc_cancellation",
+    "intervention",
+    "suspension",
+    "crc_suspension",
+    "course",
+    "fine",
+    "warning",
+)
 # The same order with the measures a law treats as penalties (Maricá art. 48: warning, fine,
 # retention, seizure, suspension, revocation), for `body_by_measure` / `deadline_by_measure`.
 ROUTE_ORDER = (
     "revocation",
+    "crc_revocation",
+    "crc_cancellation",
     "intervention",
     "suspension",
+    "crc_suspension",
     "permit_suspension",
     "vehicle_seizure",
     "vehicle_removal",

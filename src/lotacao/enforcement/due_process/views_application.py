@@ -95,7 +95,7 @@ class PenaltyApplication(ObjectView):
                     reasons=data["reasons"],
                     decided_on=data["decided_on"],
                     session=data["session"],
-                    penalty=changed_penalty(data),
+                    penalty=changed_penalty(data, notice),
                 )
             except ValidationError as error:
                 show_refusal(form, error)

@@ -25,7 +25,8 @@ from lotacao.enforcement.models import (
     FilingAttachment,
     InfractionNotice,
 )
-from lotacao.enforcement.reading import describe_penalty, measure_words
+from lotacao.enforcement.reading import describe_penalty, infraction_day, measure_words
+from lotacao.enforcement.sanctions import crc
 from lotacao.enforcement.views_base import ObjectView, access_of, show_refusal
 
 
@@ -105,6 +106,14 @@ class FilingCreate(ObjectView):
         return self._render(request, notice, form, status=422)
 
 
+PENALTY_CHOICES = [
+    ("", "—"),
+    ("warning", "Advertência"),
+    ("fine", "Multa (valor em R$)"),
+    ("suspension", "Suspensão (dias)"),
+]
+
+
 class DecideForm(forms.Form):
     outcome = forms.ChoiceField(
         label="Resultado",
@@ -113,20 +122,24 @@ class DecideForm(forms.Form):
     reasons = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 5}))
     decided_on = forms.DateField(label="Data da decisão", widget=forms.DateInput(attrs={"type": "date"}))
     new_penalty = forms.ChoiceField(
-        label="Nova penalidade (se alterada)",
-        required=False,
-        choices=[
-            ("", "—"),
-            ("warning", "Advertência"),
-            ("fine", "Multa (valor em R$)"),
-            ("suspension", "Suspensão (dias)"),
-        ],
+        label="Nova penalidade (se alterada)", required=False, choices=PENALTY_CHOICES
     )
     new_value = forms.DecimalField(label="Valor ou dias", required=False, min_value=0)
     measure_choice = forms.ChoiceField(label="Medida escolhida (a lei oferece uma ou outra)", required=False)
 
-    def __init__(self, *args: Any, alternatives: list[str] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        alternatives: list[str] | None = None,
+        crc_choices: list[tuple[str, str]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        if crc_choices:  # Pernambuco: the CRC's sanctions (art. 23, III–IV; art. 35), added to the fine
+            penalty = self.fields["new_penalty"]
+            assert isinstance(penalty, forms.ChoiceField)
+            penalty.choices = [*PENALTY_CHOICES, *crc_choices]
+            penalty.label = "Nova penalidade (se alterada; a sanção do CRC soma-se à multa)"
         field = self.fields["measure_choice"]
         assert isinstance(field, forms.ChoiceField)
         if alternatives:
@@ -135,18 +148,9 @@ class DecideForm(forms.Form):
             del self.fields["measure_choice"]
 
 
-def changed_penalty(data: dict[str, Any]) -> dict[str, Any] | None:
-    kind = data.get("new_penalty")
-    if not kind:
-        return None
-    amount = data.get("new_value")
-    if kind == "warning":
-        return {"penalties": [{"type": "warning"}]}
-    if amount is None or amount <= 0:
-        raise ValidationError("Informe o valor da multa ou os dias de suspensão.")
-    if kind == "fine":
-        return {"penalties": [{"type": "fine", "amount": f"{amount:.2f}"}]}
-    return {"penalties": [{"type": "suspension", "days": int(amount)}]}
+def changed_penalty(data: dict[str, Any], notice: InfractionNotice | None = None) -> dict[str, Any] | None:
+    """The form's "new penalty" and "value or days" as a decision's penalty (None: unchanged)."""
+    return decisions.penalty_from(data.get("new_penalty") or "", data.get("new_value"), notice)
 
 
 class FilingDetail(ObjectView):
@@ -173,16 +177,23 @@ class FilingDetail(ObjectView):
         }
         return render(request, "enforcement/due_process/filing_detail.html", context, status=status)
 
+    def _form(self, filing: Filing, data: Any = None) -> DecideForm:
+        notice = filing.notice
+        return DecideForm(
+            data,
+            initial={"decided_on": timezone.localdate()},
+            alternatives=alternatives(in_force_penalty(notice)),
+            crc_choices=crc.choices(notice.jurisdiction_id, infraction_day(notice)),
+        )
+
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         filing = self.get_object(pk)
-        options = alternatives(in_force_penalty(filing.notice))
-        form = DecideForm(initial={"decided_on": timezone.localdate()}, alternatives=options)
-        return self._render(request, filing, form)
+        return self._render(request, filing, self._form(filing))
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         filing = self.get_object(pk)
         permissions.require(request, filing.jurisdiction_id, permissions.JUDGING_ROLES)
-        form = DecideForm(request.POST, alternatives=alternatives(in_force_penalty(filing.notice)))
+        form = self._form(filing, request.POST)
         if form.is_valid():
             try:
                 decision = decisions.decide(
@@ -191,7 +202,7 @@ class FilingDetail(ObjectView):
                     outcome=form.cleaned_data["outcome"],
                     reasons=form.cleaned_data["reasons"],
                     decided_on=form.cleaned_data["decided_on"],
-                    penalty=changed_penalty(form.cleaned_data),
+                    penalty=changed_penalty(form.cleaned_data, filing.notice),
                     measure_choice=form.cleaned_data.get("measure_choice") or None,
                     reason="Decisão da autoridade julgadora",
                 )

@@ -222,7 +222,11 @@ class SessionDetail(ObjectView):
                 decided_on=session.held_on,
                 measure_choice=post.get("measure_choice") or None,
                 penalty=changed_penalty(
-                    {"new_penalty": post.get("new_penalty", ""), "new_value": _decimal(post.get("new_value"))}
+                    {
+                        "new_penalty": post.get("new_penalty", ""),
+                        "new_value": _decimal(post.get("new_value")),
+                    },
+                    item.filing.notice,
                 ),
             )
             return f"Julgado: {decided.get_outcome_display()}."

@@ -35,7 +35,7 @@ from lotacao.enforcement.models import (
     SuspensionFollowUp,
 )
 from lotacao.enforcement.reading import br, citation_of, measure_words
-from lotacao.enforcement.sanctions import undo
+from lotacao.enforcement.sanctions import crc, undo
 from lotacao.enforcement.sanctions.followups import open_revocation_process
 from lotacao.enforcement.sanctions.interventions import LIVE
 from lotacao.permits import services as permits
@@ -72,6 +72,8 @@ def _effects_of(
             effects.append(_revocation(actor, decision, notice, on))
         elif kind == "course":
             effects.append(_course(actor, decision, notice, on))
+        elif kind in crc.KINDS:
+            effects.append(crc.apply_from_decision(actor, decision, notice, kind, on))
         elif kind == "intervention":
             effects.append(
                 _effect(

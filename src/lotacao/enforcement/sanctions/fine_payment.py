@@ -35,7 +35,7 @@ from lotacao.enforcement.due_process.procedure import instances, short_cites
 from lotacao.enforcement.models import Fine, InfractionNotice
 from lotacao.enforcement.reading import infraction_day, silence
 from lotacao.enforcement.sanctions.fine_due import AGENCY_DUE, CENT, deadline, fine_terms
-from lotacao.enforcement.sanctions.fines import check_payable, lock_fine, sync_charge, unit_value
+from lotacao.enforcement.sanctions.fines import check_payable, lock_fine, sync_charge, unit_terms, unit_value
 from lotacao.workqueue.services import WorkItemSpec
 
 Status = Fine.Status
@@ -124,7 +124,9 @@ def amount_due(fine: Fine, on: dt.date) -> tuple[Decimal, Decimal | None, str]:
     return (fine.units * rate).quantize(CENT, ROUND_HALF_UP), rate, cite
 
 
-def _settle_charge(actor: Any, fine: Fine, amount: Decimal, paid_on: dt.date, ref: str, reason: str) -> None:
+def _settle_charge(
+    actor: Any, fine: Fine, amount: Decimal, paid_on: dt.date, ref: str, reason: str, rate: Decimal | None
+) -> None:
     holder = fine.holder
     if holder is None:
         return
@@ -139,13 +141,18 @@ def _settle_charge(actor: Any, fine: Fine, amount: Decimal, paid_on: dt.date, re
             due_on=fine.due_on or paid_on,
             reason=reason,
             reference=fine.notice.number,
+            **unit_terms(fine, rate),
         )
         fine = update_audited(actor=actor, instance=fine, changes={"charge": charge}, reason=reason)
     elif charge.amount != amount:
         update_audited(
             actor=actor,
             instance=charge,
-            changes={"amount": amount, "description": f"Multa do auto de infração {fine.notice.number}"},
+            changes={
+                "amount": amount,
+                "description": f"Multa do auto de infração {fine.notice.number}",
+                **unit_terms(fine, rate),
+            },
             reason=reason,
             action="charge.updated",
         )
@@ -209,8 +216,51 @@ def record_fine_payment(
         reason=reason,
         action="enforcement.fine_paid",
     )
-    _settle_charge(actor, fine, due, paid_on, payment_reference.strip(), reason)
+    _settle_charge(actor, fine, due, paid_on, payment_reference.strip(), reason, rate)
     return fine
+
+
+def charge_paid(*, charge: Charge, paid_on: dt.date, actor: Any, reason: str) -> Fine | None:
+    """Billing's seam `charge_paid`: a fine's Charge paid at the counter or by the bank statement
+    marks the Fine paid (a unit fine converted at the unit's value on `paid_on`, which must be the
+    amount the slip charged); what waits for the payment — the release of a measure on this fine,
+    Maricá's appeal after paying (art. 70, parágrafo único) — reads the Fine. A charge that is not a
+    fine's is left alone; a refusal (raised) undoes the payment in billing too."""
+    found = Fine.unscoped.filter(charge_id=charge.pk).first()
+    if found is None:
+        return None
+    fine = lock_fine(found)
+    if fine.status in (Status.PAID, Status.OFFSET):
+        return fine
+    check_payable(fine, "registrar pagamento")
+    start = infraction_day(fine.notice)
+    if paid_on < start:
+        raise ValidationError(
+            f"A data do pagamento ({br_date(paid_on)}) não pode ser anterior à infração ({br_date(start)})."
+        )
+    due, rate, cite = amount_due(fine, paid_on)
+    if due != charge.amount:
+        raise ValidationError(
+            f"A multa do auto {fine.notice.number} vale {brl(due)} em {br_date(paid_on)}"
+            + (f" ({fine.units:g} {fine.unit} × {brl(rate)}, {cite})" if rate is not None else "")
+            + f", e a guia cobrou {brl(charge.amount)}: emita nova guia."
+        )
+    reference = charge.payment_reference or f"Guia nº {charge.slip_code}"
+    return update_audited(
+        actor=actor,
+        instance=fine,
+        changes={
+            "status": Status.PAID,
+            "paid_on": paid_on,
+            "paid_amount": due,
+            "unit_value": rate,
+            "unit_value_citation": cite,
+            "payment_reference": reference[:100],
+            "status_note": "",
+        },
+        reason=reason,
+        action="enforcement.fine_paid",
+    )
 
 
 @dataclass(frozen=True)
@@ -388,7 +438,7 @@ def offset_fine(
         reason=reason,
         action="enforcement.fine_offset",
     )
-    _settle_charge(actor, fine, due, on, f"Desconto de créditos: {ref}"[:100], reason)
+    _settle_charge(actor, fine, due, on, f"Desconto de créditos: {ref}"[:100], reason, rate)
     return fine
 
 

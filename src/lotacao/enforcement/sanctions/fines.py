@@ -50,19 +50,31 @@ def unit_value(code: str, unit: str, on: dt.date) -> tuple[Decimal | None, str, 
     return Decimal(str(found.value)), str(found.citation), ""
 
 
-def _charge_amount(fine: Fine, on: dt.date) -> tuple[Decimal | None, str]:
+def _charge_amount(fine: Fine, on: dt.date) -> tuple[Decimal | None, str, Decimal | None]:
+    """(amount of the Charge on `on` or None, note for its description, unit value used)."""
     if fine.amount is not None:
-        return fine.amount, ""
+        return fine.amount, "", None
     if fine.units is None:
-        return None, ""
+        return None, "", None
     rate, cite, _ = unit_value(fine.jurisdiction_id, fine.unit, on)
     if rate is None:
-        return None, ""
+        return None, "", None
     amount = (fine.units * rate).quantize(CENT, ROUND_HALF_UP)
-    return amount, (
-        f" — estimada em {fine.units:g} {fine.unit} × {brl(rate)} ({br_date(on)}, {cite}); "
-        "convertida pelo valor vigente na data do pagamento"
+    return (
+        amount,
+        (
+            f" — estimada em {fine.units:g} {fine.unit} × {brl(rate)} ({br_date(on)}, {cite}); "
+            "convertida pelo valor vigente na data do pagamento"
+        ),
+        rate,
     )
+
+
+def unit_terms(fine: Fine, rate: Decimal | None) -> dict[str, Any]:
+    """The fiscal unit, units and unit value a Charge records for a unit fine (none for BRL)."""
+    if not fine.in_units or rate is None:
+        return {"fiscal_unit": "", "units": None, "unit_value": None}
+    return {"fiscal_unit": fine.unit[:10], "units": fine.units, "unit_value": rate}
 
 
 def sync_charge(actor: Any, fine: Fine, *, contested: bool, on: dt.date, reason: str) -> None:
@@ -78,7 +90,7 @@ def sync_charge(actor: Any, fine: Fine, *, contested: bool, on: dt.date, reason:
         return
     if charge is not None and (charge.cancelled or charge.paid_on is not None):
         return
-    amount, note = _charge_amount(fine, on)
+    amount, note, rate = _charge_amount(fine, on)
     if charge is None:
         if amount is None or fine.due_on is None:
             return
@@ -91,6 +103,7 @@ def sync_charge(actor: Any, fine: Fine, *, contested: bool, on: dt.date, reason:
             due_on=fine.due_on,
             reason=reason,
             reference=fine.notice.number,
+            **unit_terms(fine, rate),
         )
         update_audited(actor=actor, instance=fine, changes={"charge": charge}, reason=reason)
     else:
@@ -100,6 +113,7 @@ def sync_charge(actor: Any, fine: Fine, *, contested: bool, on: dt.date, reason:
         if amount is not None and charge.amount != amount:
             changes["amount"] = amount
             changes["description"] = f"Multa do auto de infração {fine.notice.number}{note}"[:300]
+            changes.update(unit_terms(fine, rate))
         if changes:
             update_audited(
                 actor=actor, instance=charge, changes=changes, reason=reason, action="charge.updated"

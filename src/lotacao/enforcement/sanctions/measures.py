@@ -24,6 +24,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.billing.selectors import clearance
 from lotacao.core.law import entry, pack_for
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
 from lotacao.enforcement.notices import states
@@ -46,6 +47,10 @@ BARS_OPERATION = {
 # Conditions the system checks instead of the clerk (the others need a note saying what proves
 # them: act, receipt, report; the holder's signed retirement commitment, its term).
 SYSTEM_CHECKED = {"dues_paid", "fine_paid"}
+# Releasing these asks billing's clearance for the procedure "release" (the seized vehicle: Recife
+# art. 26, every procedure; Maricá art. 56, fines and fees in arrears; Pernambuco art. 29-A,
+# parágrafo único): the pack's `clearance.blocks` says where it applies.
+CLEARANCE_KINDS = {Measure.Kind.VEHICLE_SEIZURE.value}
 
 
 def _today(jurisdiction: Any) -> dt.date:
@@ -215,12 +220,34 @@ def overdue_fines(measure: Measure, on: dt.date) -> QuerySet[Fine]:
     return base.filter(condition)
 
 
-def _dues_refusal(measure: Measure, on: dt.date, cite: str) -> str | None:
-    fines = list(overdue_fines(measure, on).select_related("notice").order_by("due_on")[:5])
-    if not fines:
+def clearance_refusal(measure: Measure, on: dt.date) -> str | None:
+    """Billing's clearance for releasing a seized vehicle of a holder: every overdue charge (fines
+    and fees) that blocks, each with its slip and PIX, where the pack's `clearance.blocks` lists
+    the release; None when clear or when it does not apply."""
+    holder = measure.notice.holder
+    if measure.kind not in CLEARANCE_KINDS or holder is None:
         return None
-    listed = "; ".join(f"auto {f.notice.number}, vencida em {_pt(f.due_on)}" for f in fines if f.due_on)
-    return f"Há multa vencida e não paga ({listed}): pague-a antes de liberar ({cite})."
+    verdict = clearance(holder=holder, on=on, procedure="release")
+    if verdict:
+        return None
+    return " ".join(verdict.reasons)
+
+
+def _dues_refusal(measure: Measure, on: dt.date, cite: str) -> str | None:
+    """`dues_paid`: no overdue fine of the offender in enforcement (a fine without a charge yet,
+    or a clandestine offender's) and, for a holder's seized vehicle, billing's clearance."""
+    refusal = clearance_refusal(measure, on)
+    fines = overdue_fines(measure, on).select_related("notice").order_by("due_on")
+    if refusal is not None:
+        fines = fines.filter(charge__isnull=True)  # those with a charge are in the clearance
+    rows = list(fines[:5])
+    if not rows and refusal is None:
+        return None
+    parts = [refusal] if refusal else []
+    if rows:
+        listed = "; ".join(f"auto {f.notice.number}, vencida em {_pt(f.due_on)}" for f in rows if f.due_on)
+        parts.append(f"Há multa vencida e não paga ({listed}): pague-a antes de liberar ({cite}).")
+    return " ".join(parts)
 
 
 def _fine_refusal(measure: Measure, cite: str) -> str | None:
@@ -341,6 +368,9 @@ def release_measure(*, actor: Any, measure: Measure, released_on: dt.date, note:
         refusal = _system_refusal(measure, str(row.get("id")), released_on, row["cite"])
         if refusal:
             raise ValidationError(refusal)
+    refusal = clearance_refusal(measure, released_on)
+    if refusal:
+        raise ValidationError(refusal)
     return update_audited(
         actor=actor,
         instance=measure,

@@ -16,9 +16,10 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.views_base import ScopedDetailView
+from lotacao.chartering.models import Sanction as CrcSanction
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Intervention, RevocationProcess, SuspensionFollowUp
-from lotacao.enforcement.sanctions import followups, interventions
+from lotacao.enforcement.sanctions import crc, followups, interventions
 from lotacao.permits.models import Permit
 
 VIEW_ROLES = ("atendente", "gestor", "comissao")
@@ -49,6 +50,18 @@ class DismissForm(forms.Form):
 class ProofForm(forms.Form):
     proved_on = _date("Comprovado em")
     note = _text("Comprovação apresentada", 3)
+    reason = _text("Motivo", 2)
+
+
+class ExtendForm(forms.Form):
+    notice = _text("Auto de infração da reincidência (número, ex.: AI-2027-000012)")
+    extra_days = forms.IntegerField(label="Dias a acrescentar", min_value=1)
+    reason = _text("Motivo", 2)
+
+
+class EndForm(forms.Form):
+    on = _date("Encerrar em")
+    cure_proof = _text("Comprovação de que a irregularidade foi sanada", 3)
     reason = _text("Motivo", 2)
 
 
@@ -109,6 +122,9 @@ class EffectsHome(LoginRequiredMixin, View):
             .select_related("permit")
             .order_by("ends_on"),
             "interventions": Intervention.objects.select_related("permit").order_by("-decreed_on")[:100],
+            "crc_sanctions": CrcSanction.objects.filter(status=CrcSanction.Status.IN_FORCE)
+            .select_related("company__holder__company")
+            .order_by("ends_on", "id"),
             "can_decree": _intervention_permits(request).exists(),
             "home": HOME,
         }
@@ -220,6 +236,72 @@ class SuspensionFollowUpPage(_EffectPage):
             note=data["note"],
             reason=data["reason"],
         )
+
+
+class CrcSanctionPage(_EffectPage):
+    """A CRC sanction a final decision applied (Pernambuco): the manager extends it for a new
+    offence of the company during it (art. 31: up to double the original term) and ends it after
+    the term with the proof of cure (art. 30, § 1º)."""
+
+    model = CrcSanction
+    template_name = "enforcement/sanctions/crc_sanction.html"
+    fields: ClassVar[list[tuple[str, str]]] = [
+        ("Empresa", "company"),
+        ("Sanção", "kind"),
+        ("Situação", "status"),
+        ("Início", "starts_on"),
+        ("Fim do prazo", "ends_on"),
+        ("Prazo original (dias)", "original_days"),
+        ("Prazo atual (dias)", "days"),
+        ("Decisão", "decision_reference"),
+        ("Fundamentos de fato", "grounds"),
+        ("Comprovação de que a irregularidade foi sanada", "cure_proof"),
+        ("Encerrada em", "ended_on"),
+    ]
+    forms: ClassVar[dict[str, tuple[str, type[forms.Form]]]] = {
+        "majorar": ("Majorar o prazo pela reincidência (art. 31)", ExtendForm),
+        "encerrar": ("Encerrar a sanção (art. 30, § 1º)", EndForm),
+    }
+
+    def open_actions(self, obj: Any) -> list[str]:
+        in_force = obj.status == CrcSanction.Status.IN_FORCE and obj.days is not None
+        return list(self.forms) if in_force else []
+
+    def extra_context(self, obj: Any) -> dict[str, Any]:
+        context = super().extra_context(obj)
+        ceiling = crc.ceiling(obj)
+        context.update(
+            extensions=obj.extensions,
+            ceiling=ceiling,
+            room=(ceiling - obj.days) if ceiling is not None and obj.days is not None else None,
+            repeats=crc.repeat_notices(obj)[:20] if self.open_actions(obj) else [],
+        )
+        return context
+
+    def act(self, name: str, obj: Any, data: dict[str, Any]) -> None:
+        if name == "majorar":
+            number = (data["notice"] or "").strip().upper()
+            notice = crc.repeat_notices(obj).filter(number=number).first()
+            if notice is None:
+                raise ValidationError(
+                    f"Nenhum auto {number or '(vazio)'} da empresa lavrado durante a sanção: "
+                    "informe o número de um dos autos listados."
+                )
+            crc.extend_for_notice(
+                actor=self.request.user,
+                sanction=obj,
+                notice=notice,
+                extra_days=data["extra_days"],
+                reason=data["reason"],
+            )
+        else:
+            crc.end(
+                actor=self.request.user,
+                sanction=obj,
+                cure_proof=data["cure_proof"],
+                on=data["on"],
+                reason=data["reason"],
+            )
 
 
 class InterventionPage(_EffectPage):
