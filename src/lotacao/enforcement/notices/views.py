@@ -286,8 +286,10 @@ class NoticeCreate(LoginRequiredMixin, View):
 class NoticePhotoFile(LoginRequiredMixin, View):
     """A notice's photo, for whoever may see the notice (the scoped manager: 404 otherwise)."""
 
-    def get(self, request: HttpRequest, pk: int, photo: int) -> FileResponse:
-        found = get_object_or_404(NoticePhoto.objects.all(), pk=photo, notice_id=pk)
+    model = NoticePhoto
+
+    def get(self, request: HttpRequest, pk: int) -> FileResponse:
+        found = get_object_or_404(NoticePhoto.objects.all(), pk=pk)
         response = FileResponse(found.file.open("rb"), content_type=found.content_type)
         response["Cache-Control"] = "private, no-store"
         return response
