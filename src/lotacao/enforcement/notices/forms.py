@@ -49,7 +49,7 @@ def law_requires_line(code: str, on: dt.date) -> bool:
 def infraction_label(code: str, row: dict[str, Any], groups: dict[str, str] | None) -> str:
     """`art. 42, XV, a — Trafegar com excesso de lotação` (and the group the agency set, where
     the law leaves it to the agency)."""
-    label = f"{row['citation'] or code} — {row['description']}"
+    label = f"{row['cite'] or code} — {row['description']}"
     if groups is not None and not row["group"]:
         group = groups.get(code)
         label += f" (grupo {group})" if group else " (grupo não informado pelo órgão gestor)"

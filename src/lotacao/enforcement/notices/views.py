@@ -47,7 +47,7 @@ def infraction_text(notice: InfractionNotice) -> str:
         if notice.infraction_code == "unlicensed_transport":
             return "Transporte sem permissão (clandestino)"
         return notice.infraction_code
-    return f"{row.citation or row.cite} — {row.description}"
+    return f"{row.cite or row.citation} — {row.description}"
 
 
 def group_text(notice: InfractionNotice) -> str:
@@ -192,7 +192,10 @@ class NoticeCreate(LoginRequiredMixin, View):
         if "consult" in request.POST:
             # the plate looked up, nothing validated yet: the same form, filled from the plate
             initial = {k: v for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "line")}
-            return self._render(request, code, self._form(request, code, plate, initial=initial))
+            form = self._form(request, code, plate, initial=initial)
+            if form.check and form.check.get("valid_plate"):
+                form.initial["plate"] = form.check["plate"]
+            return self._render(request, code, form)
         form = self._form(request, code, plate, data=request.POST, files=request.FILES)
         if not form.is_valid():
             return self._render(request, code, form, status=422)

@@ -16,6 +16,9 @@
       .replace(/\bart(igo)?\b\.?/g, " ").replace(/[^a-z0-9]+/g, " ").trim();
   }
 
+  var preview = document.getElementById("enf-preview");
+  if (preview) { preview.scrollIntoView({ block: "start" }); }
+
   /* ---------------------------------------------------------------- picker */
   var select = form.querySelector("select[data-picker]");
   if (select) {
