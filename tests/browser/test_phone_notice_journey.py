@@ -104,16 +104,17 @@ def test_fiscal_marica_writes_the_suspended_vans_notice_in_under_a_minute(
     phone.fill("#id_description", "Van com a permissão suspensa transportando passageiros.")
     expect(phone.locator("#id_evidence_latitude")).to_have_value("-22.919400")
     expect(phone.locator("#id_evidence_longitude")).to_have_value("-42.818600")
+    phone.set_input_files(
+        "#id_photos", files=[{"name": "foto.png", "mimeType": "image/png", "buffer": png()}]
+    )
     with phone.expect_navigation():
         phone.click("text=Ver penalidade")
     summary = phone.locator(".enf-summary")
     expect(summary).to_contain_text("Grupo A")  # the agency's group: never asked
     expect(phone.locator(".enf-preview details")).not_to_have_attribute("open", "")
     _shot(phone, "2-penalidade")
-
-    phone.set_input_files(
-        "#id_photos", files=[{"name": "foto.png", "mimeType": "image/png", "buffer": png()}]
-    )
+    # the photo taken before the preview is still there (kept on the phone across the page load)
+    phone.wait_for_function("document.querySelector('#id_photos').files.length === 1")
     with phone.expect_navigation():
         phone.click("#enf-submit")
     elapsed = time.monotonic() - started

@@ -152,6 +152,18 @@ class InfractionNotice(TenantModel):
     def penalty_summary(self) -> str:
         return describe_penalty(self.penalty)
 
+    @property
+    def infraction_item(self) -> str:
+        """The law's item as it prints it (`art. 42, II`), for lists."""
+        from lotacao.core.law import pack_for
+
+        row = pack_for(self.jurisdiction_id).infractions.get(self.infraction_code)
+        if row is not None:
+            return row.cite or row.citation
+        if self.infraction_code == "unlicensed_transport":
+            return "Transporte clandestino"
+        return self.infraction_code
+
 
 class NoticeService(TenantModel):
     """One notification of a notice: how it was sent, when it counts as served and why."""

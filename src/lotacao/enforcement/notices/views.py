@@ -389,7 +389,7 @@ class NoticeList(ScopedListView):
         ("Número", "number"),
         ("Data e hora", "drawn_up_at"),
         ("Placa", "plate"),
-        ("Enquadramento", "infraction_code"),
+        ("Enquadramento", "infraction_item"),
         ("Penalidade", "penalty_summary"),
         ("Situação", "status"),
     ]

@@ -167,8 +167,30 @@
     });
   }
 
+  /* photos survive "Ver penalidade" and "Consultar placa": kept on the phone, put back after */
+  var photoInput = form.querySelector("[name=photos]");
+  var keyInput = form.querySelector("[name=idempotency_key]");
+  if (queue && photoInput && keyInput && window.DataTransfer) {
+    queue.takePhotos(keyInput.value).then(function (files) {
+      if (!files || !files.length || photoInput.files.length) { return; }
+      var transfer = new DataTransfer();
+      files.forEach(function (file) { transfer.items.add(file); });
+      photoInput.files = transfer.files;
+    }).catch(function () { return null; });
+  }
+
   form.addEventListener("submit", function (event) {
     var button = event.submitter;
+    var staying = button && (button.name === "consult" || button.name === "preview");
+    if (navigator.onLine && staying && queue && photoInput && photoInput.files.length && keyInput) {
+      event.preventDefault();
+      var files = Array.prototype.slice.call(photoInput.files);
+      queue.keepPhotos(keyInput.value, files).catch(function () { return null; }).then(function () {
+        photoInput.value = "";
+        form.requestSubmit(button);
+      });
+      return;
+    }
     if (navigator.onLine || !queue) { return; }
     if (button && (button.name === "consult" || button.name === "preview")) {
       event.preventDefault();

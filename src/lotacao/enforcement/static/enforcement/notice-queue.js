@@ -6,23 +6,26 @@
   "use strict";
   var DB = "lotacao-autos";
   var STORE = "pendentes";
+  var PHOTOS = "fotos";
 
   function open() {
     return new Promise(function (resolve, reject) {
-      var request = scope.indexedDB.open(DB, 1);
+      var request = scope.indexedDB.open(DB, 2);
       request.onupgradeneeded = function () {
-        request.result.createObjectStore(STORE, { keyPath: "key" });
+        var db = request.result;
+        if (!db.objectStoreNames.contains(STORE)) { db.createObjectStore(STORE, { keyPath: "key" }); }
+        if (!db.objectStoreNames.contains(PHOTOS)) { db.createObjectStore(PHOTOS, { keyPath: "key" }); }
       };
       request.onsuccess = function () { resolve(request.result); };
       request.onerror = function () { reject(request.error); };
     });
   }
 
-  function run(mode, work) {
+  function run(mode, work, store) {
     return open().then(function (db) {
       return new Promise(function (resolve, reject) {
-        var tx = db.transaction(STORE, mode);
-        var result = work(tx.objectStore(STORE));
+        var tx = db.transaction(store || STORE, mode);
+        var result = work(tx.objectStore(store || STORE));
         tx.oncomplete = function () { db.close(); resolve(result && result.result); };
         tx.onerror = function () { db.close(); reject(tx.error); };
       });
@@ -32,6 +35,19 @@
   function put(record) { return run("readwrite", function (s) { return s.put(record); }); }
   function remove(key) { return run("readwrite", function (s) { return s.delete(key); }); }
   function all() { return run("readonly", function (s) { return s.getAll(); }); }
+
+  /* The photos chosen before "Ver penalidade", kept for the page that comes back (a file input
+     is emptied by every page load), under the notice's idempotency key. */
+  function keepPhotos(key, files) {
+    return run("readwrite", function (s) { return s.put({ key: key, files: files }); }, PHOTOS);
+  }
+  function takePhotos(key) {
+    return run("readonly", function (s) { return s.get(key); }, PHOTOS).then(function (found) {
+      return run("readwrite", function (s) { return s.delete(key); }, PHOTOS).then(function () {
+        return found ? found.files : [];
+      });
+    });
+  }
 
   var flushing = null;
 
@@ -73,5 +89,7 @@
       function (error) { flushing = null; throw error; });
   }
 
-  scope.NoticeQueue = { put: put, remove: remove, all: all, flush: flush };
+  scope.NoticeQueue = {
+    put: put, remove: remove, all: all, flush: flush, keepPhotos: keepPhotos, takePhotos: takePhotos
+  };
 })(self);
