@@ -56,6 +56,12 @@ def group_text(notice: InfractionNotice) -> str:
     return found.label if found is not None else group
 
 
+def local_moment(notice: InfractionNotice) -> str:
+    """`30/10/2027 14:05`, where the infraction happened."""
+    zone = ZoneInfo(notice.jurisdiction.timezone or "America/Sao_Paulo")
+    return notice.drawn_up_at.astimezone(zone).strftime("%d/%m/%Y %H:%M")
+
+
 def inspector_name(user: Any) -> str:
     if user is None:
         return ""
@@ -336,7 +342,7 @@ class NoticeDetail(ScopedDetailView):
         rows: list[tuple[str, Any]] = [
             ("Número", obj.number),
             ("Situação", obj.get_status_display()),
-            ("Data e hora", timezone.localtime(obj.drawn_up_at).strftime("%d/%m/%Y %H:%M")),
+            ("Data e hora", local_moment(obj)),
             ("Local", obj.place),
             ("Enquadramento", infraction_text(obj)),
             ("Grupo", group_text(obj)),
