@@ -60,7 +60,7 @@ def test_inspector_draws_up_a_notice_on_the_phone(
     plate = bworld.objects["recife"]["registry.vehicle"].plate
     sign_in(phone, "fiscal.recife")
     phone.goto(f"{url}/fiscalizacao/autos/novo/?placa={plate}")
-    expect(phone.locator(".enf-status")).to_contain_text("AUTORIZADO")
+    expect(phone.locator(".enf-status")).to_contain_text(": autorizado")
     phone.select_option("#id_offender_kind", "permit_holder")
     phone.select_option("#id_infraction_code", "G2-a")
     phone.fill("#id_place", "Av. Conde da Boa Vista, parada 3")

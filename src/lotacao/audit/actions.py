@@ -93,6 +93,7 @@ ACTIONS: dict[str, str] = {
     "enforcement.notice_drawn_up": "lavratura do auto de infração",
     "enforcement.penalty_overridden": "penalidade ajustada pelo órgão",
     "enforcement.points_added": "pontos lançados no prontuário",
+    "enforcement.notice_photo_added": "foto anexada ao auto de infração",
     "enforcement.notice_sent": "envio da notificação",
     "enforcement.notice_notification": "registro de notificação",
     "enforcement.notice_served": "notificação do autuado",

@@ -34,8 +34,8 @@ from zoneinfo import ZoneInfo
 from django.utils import timezone
 
 from lotacao.accounts.models import HolderAccount, User
-from lotacao.core.law import value
-from lotacao.core.models import Jurisdiction
+from lotacao.core.law import pack_for, value
+from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.enforcement.due_process import application, decisions, filings, judging, procedure, settle
 from lotacao.enforcement.models import (
     BodyMember,
@@ -54,6 +54,7 @@ from lotacao.enforcement.notices.selectors import catalogue
 from lotacao.enforcement.sanctions import fine_due, fines, measures
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Vehicle
+from lotacao.web.agency_values import set_agency_value
 
 REASON = "Dados de demonstração"
 DEFAULT_MEMBERS = 3  # a collegiate body whose law does not say how many members it has
@@ -102,12 +103,40 @@ def load(today: dt.date, summary: Any) -> None:
         if account is None or inspector is None:
             continue
         commission = User.objects.filter(username=f"comissao.{code}").first()
+        _agency_groups(jurisdiction, summary)
         _bodies(code, today, commission, summary)
         for n in (2, 1, 0):  # oldest first, so the numbers follow the dates
             _notice(jurisdiction, account.holder, inspector, n, today, summary)
     # What no instance can change any more (the notices of stage 3) becomes final: history.
     result = settle.settle_due_process(today=today)
     summary.created += len(result.lapsed) + len(result.final)
+
+
+GROUPS_ACT = "Portaria de demonstração: grupos das condutas (valor fictício)"
+
+
+def _agency_groups(jurisdiction: Jurisdiction, summary: Any) -> None:
+    """Where the law leaves each conduct's group to the agency (Maricá art. 43), the manager sets
+    it once: the demo's conducts get the groups of its notices, so the phone form never asks."""
+    parameter = services.GROUPS_PARAMETER
+    pack = pack_for(jurisdiction.code)
+    if not pack.has(parameter):
+        return
+    if AgencyValue.unscoped.filter(jurisdiction=jurisdiction, parameter=parameter).exists():
+        summary.existing += 1
+        return
+    notices = INFRACTIONS[jurisdiction.code]
+    groups = {code: group for code, group in notices if group and code in pack.infractions}
+    set_agency_value(
+        actor=None,
+        jurisdiction=jurisdiction,
+        parameter=parameter,
+        valid_from=pack.start,
+        value=groups,
+        cite=GROUPS_ACT,
+        reason=REASON,
+    )
+    summary.created += 1
 
 
 def _count(summary: Any, created: bool) -> None:

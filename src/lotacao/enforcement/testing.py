@@ -18,6 +18,7 @@ from lotacao.enforcement.models import (
     FilingAttachment,
     InfractionNotice,
     JudgingBody,
+    NoticePhoto,
     NoticeService,
     Session,
 )
@@ -38,6 +39,21 @@ def _notice(jurisdiction: Any, objects: dict[str, Any]) -> InfractionNotice:
         plate=vehicle.plate,
     )
     return notice
+
+
+# the smallest valid PNG (1×1 pixel): a photo of the notice for the tenancy walk
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+
+
+def _photo(jurisdiction: Any, notice: InfractionNotice, objects: dict[str, Any]) -> None:
+    photo = NoticePhoto(
+        jurisdiction=jurisdiction, notice=notice, content_type="image/png", size=len(PNG), sha256="0" * 64
+    )
+    photo.file.save("foto", ContentFile(PNG), save=True)
+    objects["enforcement.noticephoto"] = photo
 
 
 def _letters(jurisdiction: Any, notice: InfractionNotice, objects: dict[str, Any]) -> None:
@@ -89,6 +105,7 @@ def extend_world(world: Any) -> None:
         objects = world.objects[jurisdiction.code]
         notice = objects["enforcement.infractionnotice"] = _notice(jurisdiction, objects)
         _letters(jurisdiction, notice, objects)
+        _photo(jurisdiction, notice, objects)
         _judging(jurisdiction, notice, objects)
         fine_and_measure(jurisdiction, objects)
         objects.update(effect_objects(jurisdiction, objects))

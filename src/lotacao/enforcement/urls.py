@@ -16,6 +16,8 @@ urlpatterns = [
     path("autos/", views.NoticeList.as_view(), name="notices"),
     path("autos/novo/", views.NoticeCreate.as_view(), name="notice_create"),
     path("autos/<int:pk>/", views.NoticeDetail.as_view(), name="notice"),
+    path("autos/sw.js", views.NoticeServiceWorker.as_view(), name="notice_sw"),
+    path("autos/fotos/<int:pk>/", views.NoticePhotoFile.as_view(), name="notice_photo"),
     # dossier and letters (lotacao.enforcement.dossier.views)
     path("autos/<int:pk>/auto.pdf", views_documents.NoticePdf.as_view(), name="notice_pdf"),
     path(

@@ -3,12 +3,14 @@ was notified, the notice numbers and the points ledger."""
 
 from __future__ import annotations
 
+import uuid
 from typing import ClassVar
 
 from django.conf import settings
 from django.db import models
 
 from lotacao.core.tenancy import TenantModel
+from lotacao.documents.models import private_storage
 from lotacao.enforcement.reading import describe_penalty
 
 
@@ -150,6 +152,18 @@ class InfractionNotice(TenantModel):
     def penalty_summary(self) -> str:
         return describe_penalty(self.penalty)
 
+    @property
+    def infraction_item(self) -> str:
+        """The law's item as it prints it (`art. 42, II`), for lists."""
+        from lotacao.core.law import pack_for
+
+        row = pack_for(self.jurisdiction_id).infractions.get(self.infraction_code)
+        if row is not None:
+            return row.cite or row.citation
+        if self.infraction_code == "unlicensed_transport":
+            return "Transporte clandestino"
+        return self.infraction_code
+
 
 class NoticeService(TenantModel):
     """One notification of a notice: how it was sent, when it counts as served and why."""
@@ -245,3 +259,37 @@ class PointsEntry(TenantModel):
     class Meta:
         verbose_name = "lançamento de pontos"
         constraints = [models.UniqueConstraint(fields=["notice", "person"], name="enforcement_points_unique")]
+
+
+def evidence_upload_name(instance: NoticePhoto, filename: str) -> str:
+    """evidence/<jurisdiction>/<random hex>.<extension from the detected content type>."""
+    extension = PHOTO_EXTENSIONS.get(instance.content_type, "bin")
+    return f"evidence/{instance.jurisdiction_id}/{uuid.uuid4().hex}.{extension}"
+
+
+PHOTO_EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}
+
+
+class NoticePhoto(TenantModel):
+    """A photo taken with the phone's camera when the notice was drawn up: evidence kept with the
+    notice, outside the web root, served only through a view that checks the scope."""
+
+    notice = models.ForeignKey(InfractionNotice, on_delete=models.PROTECT, related_name="photos")
+    file = models.FileField("foto", storage=private_storage, upload_to=evidence_upload_name, max_length=200)
+    content_type = models.CharField("tipo do conteúdo", max_length=40)
+    size = models.PositiveIntegerField("tamanho (bytes)")
+    sha256 = models.CharField(max_length=64)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    uploaded_at = models.DateTimeField("enviada em", auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "notice__holder_id"
+
+    class Meta:
+        ordering = ["notice", "id"]
+        verbose_name = "foto do auto"
+        verbose_name_plural = "fotos do auto"
+
+    def __str__(self) -> str:
+        return f"Foto {self.pk} do {self.notice}"

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from ninja import Router, Schema
 from ninja.errors import HttpError
 from ninja.params.functions import Header as header_param
@@ -23,6 +24,7 @@ from lotacao.core.problems import refusal_body, refused
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import intake, selectors, services
+from lotacao.enforcement.reading import local_day
 
 router = Router(tags=["fiscalização"])
 
@@ -43,12 +45,34 @@ class NoticeIn(Schema):
     vehicle_id: int | None = None
     line_id: int | None = None
     plate: str = ""
+    # The phone's notice kept without signal: find vehicle, permit, holder and line by the plate
+    # (as the form does) for the links not given by id.
+    link_by_plate: bool = False
     offender_name: str = ""
     offender_document: str = ""
     evidence_image: str = ""
     evidence_latitude: Decimal | None = None
     evidence_longitude: Decimal | None = None
     reason: str = "Auto de infração lavrado pela API"
+
+
+def plate_links(jurisdiction: Jurisdiction, data: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """The links the plate gives on the infraction's day (the form's rule, `intake.links_from_plate`)."""
+    moment = data["drawn_up_at"]
+    if timezone.is_naive(moment):
+        raise ValidationError("Informe a data e a hora da infração com fuso horário.")
+    found = intake.links_from_plate(
+        jurisdiction,
+        {
+            "plate": data.get("plate", ""),
+            "offender_kind": data["offender_kind"],
+            "offender_document": data.get("offender_document", ""),
+            "line": given.get("line"),
+        },
+        local_day(jurisdiction, moment),
+    )
+    found.pop("plate", None)
+    return found
 
 
 def draw_up_from(
@@ -64,6 +88,8 @@ def draw_up_from(
             vehicle_id=data.get("vehicle_id"),
             line_id=data.get("line_id"),
         )
+        if data.get("link_by_plate"):
+            links = {**plate_links(jurisdiction, data, links), **links}
         notice = services.draw_up_notice(
             actor=request.user,
             jurisdiction=jurisdiction,
@@ -163,6 +189,8 @@ def preview_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
             vehicle_id=data.pop("vehicle_id"),
             line_id=data.pop("line_id"),
         )
+        if data.pop("link_by_plate"):
+            links = {**plate_links(jurisdiction, data, links), **links}
         data.pop("jurisdiction")
         data.pop("reason")
         notice = services.prepare_notice(jurisdiction=jurisdiction, inspector=request.user, **data, **links)

@@ -10,6 +10,7 @@ not import the public app: enforcement sits below the edge apps.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -18,8 +19,19 @@ from django.utils import timezone
 from lotacao.core.models import Jurisdiction
 from lotacao.core.vehicle_verdict import clean_plate, merged_verdict
 from lotacao.enforcement.models import AGENT_KINDS, OffenderKind
+from lotacao.enforcement.reading import local_day
+from lotacao.lines.selectors import notice_context
 from lotacao.permits.models import Permit, PermitAgent
 from lotacao.registry.models import Holder, Line, Person, Vehicle
+
+
+def plate_vehicles(plate: str, jurisdiction: str) -> list[Vehicle]:
+    """The vehicles of a (clean) plate in the inspector's jurisdiction, in a fixed order."""
+    return list(
+        Vehicle.unscoped.filter(plate=plate, jurisdiction_id=jurisdiction)
+        .select_related("holder__person", "holder__company")
+        .order_by("pk")
+    )
 
 
 def plate_check(plate: str, jurisdiction: str) -> dict[str, Any] | None:
@@ -32,10 +44,7 @@ def plate_check(plate: str, jurisdiction: str) -> dict[str, Any] | None:
         return {"plate": plate.upper(), "valid_plate": False, "error": error.messages[0], "here": []}
     day = timezone.localdate()
     here = []
-    vehicles = Vehicle.unscoped.filter(plate=clean, jurisdiction_id=jurisdiction).select_related(
-        "holder__person", "holder__company"
-    )
-    for vehicle in vehicles:
+    for vehicle in plate_vehicles(clean, jurisdiction):
         holder = getattr(vehicle, "holder", None)
         record = merged_verdict(vehicle, day)
         record.update(
@@ -45,10 +54,32 @@ def plate_check(plate: str, jurisdiction: str) -> dict[str, Any] | None:
     return {"plate": clean, "valid_plate": True, "checked_on": day.isoformat(), "here": here}
 
 
-def links_from_plate(jurisdiction: Jurisdiction, data: dict[str, Any]) -> dict[str, Any]:
-    """The registered vehicle, its active permit and the agent (by CPF) when there are."""
+def vehicle_permit(vehicle: Vehicle) -> Permit | None:
+    """The vehicle's permit for a notice: the live one (active or suspended), else the latest
+    (revoked, expired…) — the holder answers for the vehicle even when it may not operate."""
+    permits = Permit.objects.filter(vehicle=vehicle)
+    live = permits.filter(status__in=Permit.LIVE).order_by("-pk").first()
+    return live or permits.order_by("-granted_on", "-pk").first()
+
+
+def line_on(day: dt.date, vehicle: Any = None, permit: Any = None) -> Any:
+    """The line the vehicle (or permit) served on `day` (its place on the line, else the permit's)."""
+    found = notice_context(on=day, vehicle=vehicle, permit=permit)["line"]
+    return found if found is not None else getattr(permit, "line", None)
+
+
+def links_from_plate(
+    jurisdiction: Jurisdiction, data: dict[str, Any], on: dt.date | None = None
+) -> dict[str, Any]:
+    """The registered vehicle, its permit (live, else the latest: a suspended or revoked permit
+    still names the holder), the line served on the infraction's day and the agent (by CPF).
+    A line the inspector chose wins over the plate's (the van may run on another line)."""
+    day = on or timezone.localdate()
     raw = data.get("plate") or ""
     links: dict[str, Any] = {"plate": ""}
+    chosen_line = data.get("line")
+    if chosen_line is not None:
+        links["line"] = chosen_line
     if not raw.strip():
         return links
     plate = clean_plate(raw)
@@ -59,12 +90,15 @@ def links_from_plate(jurisdiction: Jurisdiction, data: dict[str, Any]) -> dict[s
     if vehicle is None:
         return links
     links["vehicle"] = vehicle
-    permit = Permit.objects.filter(vehicle=vehicle, status=Permit.Status.ACTIVE).first()
-    if permit is None:
-        return links
-    links["permit"] = permit
+    permit = vehicle_permit(vehicle)
+    if permit is not None:
+        links["permit"] = permit
+    if chosen_line is None:
+        line = line_on(day, vehicle=vehicle, permit=permit)
+        if line is not None:
+            links["line"] = line
     document = "".join(ch for ch in (data.get("offender_document") or "") if ch.isdigit())
-    if data["offender_kind"] in AGENT_KINDS and document:
+    if permit is not None and data["offender_kind"] in AGENT_KINDS and document:
         agent = (
             PermitAgent.objects.filter(permit=permit, person__cpf=document).select_related("person").first()
         )
@@ -75,7 +109,8 @@ def links_from_plate(jurisdiction: Jurisdiction, data: dict[str, Any]) -> dict[s
 
 def fields_from_form(jurisdiction: Jurisdiction, inspector: Any, data: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of `services.prepare_notice` from the phone form's cleaned data."""
-    links = links_from_plate(jurisdiction, data)
+    day = local_day(jurisdiction, data["drawn_up_at"])
+    links = links_from_plate(jurisdiction, data, day)
     return {
         "jurisdiction": jurisdiction,
         "inspector": inspector,

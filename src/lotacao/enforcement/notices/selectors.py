@@ -14,7 +14,13 @@ def catalogue(jurisdiction_code: str) -> list[dict[str, Any]]:
     """The infractions of the pack (code, group, description, citation), for search and choice."""
     pack = pack_for(jurisdiction_code)
     rows = [
-        {"code": code, "group": row.group or "", "description": row.description, "citation": row.citation}
+        {
+            "code": code,
+            "group": row.group or "",
+            "description": row.description,
+            "citation": row.citation,
+            "cite": row.cite,
+        }
         for code, row in pack.infractions.items()
     ]
     return rows

@@ -23,6 +23,8 @@ from lotacao.enforcement.notices import states
 from lotacao.enforcement.notices.penalty import compute_penalty
 from lotacao.enforcement.reading import local_day
 
+GROUPS_PARAMETER = "infraction.groups"
+
 # What each field id of `notice.required_fields` means, in the words of the error message.
 FIELD_LABELS = {
     "infraction": "o enquadramento da infração",
@@ -152,6 +154,26 @@ def _checked_infraction(
     return infraction_code
 
 
+def agency_group(jurisdiction_code: str, infraction_code: str, on: dt.date) -> str:
+    """The group of a conduct whose group the law leaves to the agency (`infraction.groups`:
+    Maricá art. 43, Anexo I absent), as the manager set it once; "" where the catalogue fixes the
+    group or the law has no such table. A conduct the agency has not classified yet is refused
+    with who must supply it — the inspector never chooses it in the street."""
+    pack = pack_for(jurisdiction_code)
+    row = pack.infractions.get(infraction_code)
+    if row is None or row.group is not None or not pack.has(GROUPS_PARAMETER):
+        return ""
+    table = value(jurisdiction_code, GROUPS_PARAMETER, on) or {}
+    group = str(table.get(infraction_code) or "")
+    if group not in pack.groups:
+        where = citation(jurisdiction_code, GROUPS_PARAMETER, on)
+        raise ValidationError(
+            f"O grupo da conduta {row.cite} não foi informado pelo órgão gestor ({where}): o gestor "
+            "deve informá-lo uma vez em Valores da lei (grupo de cada conduta) antes de lavrar o auto."
+        )
+    return group
+
+
 def _apply_engine(notice: InfractionNotice, on: dt.date) -> None:
     """The engine's result stored on the notice: the penalty in force, its citations and
     explanation, the law, and whether an agent's fine is charged to the holder."""
@@ -201,6 +223,8 @@ def prepare_notice(
     infraction = _checked_infraction(
         jurisdiction, drawn_up_at, offender_kind, infraction_code, infraction_group
     )
+    if infraction and not infraction_group:
+        infraction_group = agency_group(jurisdiction.code, infraction, local_day(jurisdiction, drawn_up_at))
     notice = InfractionNotice(
         jurisdiction=jurisdiction,
         status=states.INITIAL,
