@@ -109,6 +109,11 @@ declare(
     doc="As vistorias perguntam a que permissão o veículo serve.",
 )
 declare(
+    "vehicle_line",
+    expected=("lines",),
+    doc="A ficha do veículo pergunta em que linha ele tem lugar autorizado hoje (vehicle, on).",
+)
+declare(
     "charge_paid",
     expected=(),
     doc="A cobrança avisa o módulo dono da dívida (a multa do auto, em fiscalização) quando um "

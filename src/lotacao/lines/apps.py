@@ -9,6 +9,7 @@ class LinesConfig(AppConfig):
     def ready(self) -> None:
         # Answer the seams lower layers ask through (lotacao.core.providers).
         from lotacao.core import providers
-        from lotacao.lines import queue
+        from lotacao.lines import queue, selectors
 
         providers.provide("work_items", "lines", queue.items)
+        providers.provide("vehicle_line", "lines", selectors.vehicle_place)

@@ -128,3 +128,30 @@ def _chartering_portal(
 def health(request: HttpRequest) -> JsonResponse:
     """Liveness for the operator's monitoring (and the benchmarks' bare JSON baseline): no database."""
     return JsonResponse({"status": "ok"})
+
+
+@login_required
+def search(request: HttpRequest) -> HttpResponse:
+    """The header's search (web/search.py): the records the user may see, grouped by kind."""
+    from django.core.exceptions import ValidationError
+
+    from lotacao.web import search as finder
+
+    raw = request.GET.get("q", "")
+    error = ""
+    groups: list[finder.Group] = []
+    try:
+        query = finder.clean(raw)
+        groups = finder.search(query)
+    except ValidationError as refusal:
+        query, error = "", " ".join(refusal.messages)
+    access = getattr(request, "access", None)
+    context = {
+        "title": "Busca",
+        "query": query,
+        "groups": groups,
+        "error": error,
+        "total": sum(len(g.hits) for g in groups),
+        "staff": bool(access and (access.is_staff_member or access.operator)),
+    }
+    return render(request, "web/search.html", context, status=400 if error else 200)
