@@ -214,3 +214,18 @@ def test_only_the_president_signs_on_the_screen(cip: dict[str, Any], world: Any,
     refused = client.post(url, {"action": "sign"})
     assert refused.status_code == 422 and "Só o presidente da sessão" in refused.content.decode()
     assert client.post(url, {"action": "judge", "item": "x"}).status_code == 404
+
+
+def test_a_member_gets_a_login_on_the_bodys_page(world: Any, client: Any) -> None:
+    body = judging.ensure_bodies("esteio", timezone.localdate())[0]
+    client.force_login(world.users["comissao.esteio"])
+    start = (timezone.localdate() - dt.timedelta(days=30)).isoformat()
+    data = {"action": "member", "name": "Presidenta", "role": "president", "starts_on": start}
+    data["reason"] = "Portaria"
+    refused = client.post(f"/fiscalizacao/julgamento/orgaos/{body.pk}/", {**data, "login": "ninguem"})
+    assert refused.status_code == 422
+    assert "Não há usuário ativo com esse nome de acesso" in refused.content.decode()
+    assert not BodyMember.objects.filter(body=body).exists()
+    done = client.post(f"/fiscalizacao/julgamento/orgaos/{body.pk}/", {**data, "login": "comissao.esteio"})
+    assert done.status_code == 302
+    assert BodyMember.objects.get(body=body).user == world.users["comissao.esteio"]

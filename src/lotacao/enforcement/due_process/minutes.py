@@ -89,8 +89,8 @@ def president_of(session: Session) -> BodyMember | None:
 
 def tally_words(decision: Decision) -> str:
     counts = (decision.votes or {}).get("counts") or {}
-    labels = dict(Vote.Choice.choices)
-    parts = [f"{labels.get(k, k)}: {n}" for k, n in counts.items()]
+    # In the law's order of the choices (jsonb does not keep the order the counts were written in).
+    parts = [f"{label}: {counts[key]}" for key, label in Vote.Choice.choices if key in counts]
     note = (decision.votes or {}).get("note") or ""
     return "; ".join(parts) + (f" — {note}" if note and parts else "")
 
