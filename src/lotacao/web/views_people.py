@@ -121,7 +121,7 @@ def person_records(person: Person) -> dict[str, Any]:
             {
                 "label": position.position_label,
                 "detail": str(position.line),
-                "url": reverse("people:line_representatives", args=[position.line_id]),
+                "url": reverse("lines:line", args=[position.line_id]),
             }
         )
     permits = Permit.objects.filter(holder__in=holders).select_related("line", "vehicle").order_by("-id")

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from lotacao.enforcement.due_process import decisions, filings, judging, minutes
 from lotacao.enforcement.models import BodyMember, InfractionNotice, Session, Vote
+from lotacao.registry.models import Person
 from tests.enforcement.conftest import at
 
 pytestmark = pytest.mark.django_db
@@ -94,6 +95,11 @@ def test_each_vote_needs_and_keeps_its_reasons(cip: dict[str, Any]) -> None:
         "Bia": "A foto não mostra a data.",
         "Caio": "A fotografia prova o selo.",
     }
+
+
+def test_a_draft_pdf_before_the_minutes_are_generated(cip: dict[str, Any]) -> None:
+    html = minutes.pdf_html(cip["session"])
+    assert "a ata ainda não foi gerada" in html and DEFENSE in html and "Presidenta Lúcia" in html
 
 
 def test_the_minutes_are_generated_from_the_session(cip: dict[str, Any]) -> None:
@@ -203,8 +209,14 @@ def test_the_session_screen_shows_the_agenda_and_runs_the_minutes(
     pdf = client.get(url, {"formato": "pdf"})
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
     assert pdf.content.startswith(b"%PDF")
-    html = minutes.html(minutes.build(session))
+    html = minutes.pdf_html(session)
     assert "Razão de Caio" in html and "Ata assinada pelo presidente Presidenta Lúcia" in html
+    # the signed minutes stay as signed: a later change of the holder's name does not rewrite them
+    person = cip["filing"].notice.holder.person
+    old_name = person.full_name
+    Person.objects.filter(pk=person.pk).update(full_name="Outro Nome")
+    html = minutes.pdf_html(session)
+    assert old_name in html and "Outro Nome" not in html
 
 
 def test_only_the_president_signs_on_the_screen(cip: dict[str, Any], world: Any, client: Any) -> None:

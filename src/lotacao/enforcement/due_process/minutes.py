@@ -196,14 +196,18 @@ def text(minutes: Minutes) -> str:
     return render_to_string("enforcement/due_process/minutes.txt", {"m": minutes}).strip()
 
 
-def html(minutes: Minutes) -> str:
-    return render_to_string("enforcement/due_process/minutes_pdf.html", {"m": minutes})
+def pdf_html(session: Session) -> str:
+    """The PDF's page: once generated, the minutes as written and signed (later changes to a
+    person's name or a filing do not rewrite them); before that, a draft from the session."""
+    m = build(session)
+    written = session.minutes.strip() if session.minutes_generated_at else ""
+    return render_to_string("enforcement/due_process/minutes_pdf.html", {"m": m, "written": written})
 
 
 def minutes_pdf(session: Session) -> bytes:
     from weasyprint import HTML
 
-    return bytes(HTML(string=html(build(session))).write_pdf())
+    return bytes(HTML(string=pdf_html(session)).write_pdf())
 
 
 def _require_open(session: Session) -> None:
