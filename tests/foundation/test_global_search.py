@@ -173,3 +173,14 @@ def test_postgresql_answers_the_name_search_with_the_trigram_index(world: Any, j
         cursor.execute("SET enable_seqscan = on")
     assert "person_name_search_trgm" in plan, plan
     assert list(query) == [jose]
+
+
+def test_dashboard_counters_open_the_filtered_list(world: Any, client: Any) -> None:
+    client.force_login(world.users["gestor.recife"])
+    home = client.get("/").content.decode()
+    assert 'href="/permissoes/?situacao=active"' in home
+    assert 'href="/permissoes/?situacao=suspended"' in home
+    page = client.get("/permissoes/", {"situacao": "suspended"}).content.decode()
+    assert world.objects["recife"]["permits.permit"].number not in page  # the world's permit is active
+    page = client.get("/permissoes/", {"situacao": "active"}).content.decode()
+    assert world.objects["recife"]["permits.permit"].number in page

@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 
 from lotacao.accounts.models import Role
@@ -14,6 +15,8 @@ from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.models import Jurisdiction
 from lotacao.core.vehicle_verdict import has_permits
 from lotacao.registry.models import Holder, Line, Person, Vehicle
+
+LIST = "permits:list"
 
 
 def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int, str]]:
@@ -28,7 +31,9 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
     law_permits = has_permits(code)  # lines, agents and permits exist only where the law has them
     counts: list[tuple[str, int, str]] = []
     if law_permits:
-        counts.append(("Permissões ativas", permits.filter(status="active").count(), "permits:list"))
+        counts.append(
+            ("Permissões ativas", permits.filter(status="active").count(), f"{LIST}?situacao=active")
+        )
     counts.append(("Veículos", Vehicle.objects.filter(jurisdiction_id=code).count(), "registry:vehicles"))
     if regulates_chartering(code):
         counts += chartering_selectors.home_counts(code, timezone.localdate())
@@ -68,10 +73,18 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
         counts.append(("Defesas e recursos a julgar", waiting, "enforcement:bodies"))
         if law_permits:
             counts += [
-                ("Permissões suspensas", permits.filter(status="suspended").count(), "permits:list"),
-                ("Permissões cassadas", permits.filter(status="revoked").count(), "permits:list"),
+                ("Permissões suspensas", permits.filter(status="suspended").count(), f"{LIST}?situacao=suspended"),  # noqa: E501
+                ("Permissões cassadas", permits.filter(status="revoked").count(), f"{LIST}?situacao=revoked"),
             ]
-    return counts
+    return [(label, count, _link(target)) for label, count, target in counts]
+
+
+def _link(target: str) -> str:
+    """A counter's link: a URL name, with the filters of the list it counts after "?" (the
+    query parameters each list accepts are in docs/daily-work.md)."""
+    name, _, query = target.partition("?")
+    url = reverse(name)
+    return f"{url}?{query}" if query else url
 
 
 @login_required
