@@ -113,6 +113,8 @@ ACTIONS: dict[str, str] = {
     "enforcement.session_opened": "abertura da sessão de julgamento",
     "enforcement.session_agenda": "pauta da sessão",
     "enforcement.session_closed": "encerramento da sessão de julgamento",
+    "enforcement.session_minutes_generated": "ata da sessão gerada",
+    "enforcement.session_minutes_signed": "ata da sessão assinada pelo presidente",
     "enforcement.decision_upheld": "decisão: penalidade mantida",
     "enforcement.decision_annulled": "decisão: auto anulado",
     "enforcement.decision_changed": "decisão: penalidade alterada",

@@ -7,6 +7,7 @@ of a row outside the user's scope is therefore a 404, like a row that does not e
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, ClassVar
 
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -33,6 +34,9 @@ class ScopedListView(LoginRequiredMixin, View):
     create_url_name: ClassVar[str | None] = None  # a "new" button for staff, where there is a form
     create_label: ClassVar[str] = "Novo cadastro"
     page_size: ClassVar[int] = 25
+    # Filters a link may carry (a dashboard counter opens the list it counts): query parameter ->
+    # field with choices; a value outside the field's choices is ignored.
+    filters: ClassVar[dict[str, str]] = {}
 
     def get_queryset(self) -> models.QuerySet[Any]:
         return self.model._default_manager.all()
@@ -43,6 +47,17 @@ class ScopedListView(LoginRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
         qs = self.get_queryset()
         query = request.GET.get("q", "").strip()
+        error = ""
+        if unsearchable(query):
+            error = "A busca contém caracteres inválidos ou é longa demais: digite até 100 caracteres."
+            query, qs = "", qs.none()
+        chosen: dict[str, str] = {}
+        for param, name in self.filters.items():
+            wanted = request.GET.get(param, "")
+            choices = dict(getattr(self.model._meta.get_field(name), "choices", None) or [])
+            if wanted in choices:
+                qs = qs.filter(**{name: wanted})
+                chosen[param] = wanted
         digits = re.sub(r"[\s.\-/]", "", query)
         if query and self.document_search_fields and digits.isdigit():
             condition = Q()
@@ -66,6 +81,8 @@ class ScopedListView(LoginRequiredMixin, View):
                 "rows": rows,
                 "page": page,
                 "query": query,
+                "error": error,
+                "filters": chosen,
                 "search_help": self.search_help,
                 "detail_url_name": self.detail_url_name,
                 "create_url_name": self.create_url_name,
@@ -96,6 +113,11 @@ class ScopedDetailView(LoginRequiredMixin, View):
             **self.extra_context(obj),
         }
         return render(request, self.template_name, context)
+
+
+def unsearchable(query: str) -> bool:
+    """A NUL byte or another control character (PostgreSQL refuses them), or an absurd length."""
+    return len(query) > 100 or any(unicodedata.category(c) in {"Cc", "Cs", "Co"} for c in query)
 
 
 def _attr(obj: Any, path: str) -> Any:

@@ -131,6 +131,11 @@ declare(
     "modalidades, ou None quando o veículo não é de fretamento.",
 )
 declare(
+    "vehicle_line",
+    expected=("lines",),
+    doc="A ficha do veículo pergunta em que linha ele tem lugar autorizado hoje (vehicle, on).",
+)
+declare(
     "charge_paid",
     expected=("enforcement",),
     doc="A cobrança avisa o módulo dono da dívida (a multa do auto, em fiscalização) quando um "

@@ -36,7 +36,15 @@ from django.utils import timezone
 from lotacao.accounts.models import HolderAccount, User
 from lotacao.core.law import pack_for, value
 from lotacao.core.models import AgencyValue, Jurisdiction
-from lotacao.enforcement.due_process import application, decisions, filings, judging, procedure, settle
+from lotacao.enforcement.due_process import (
+    application,
+    decisions,
+    filings,
+    judging,
+    minutes,
+    procedure,
+    settle,
+)
 from lotacao.enforcement.models import (
     BodyMember,
     Decision,
@@ -57,6 +65,7 @@ from lotacao.registry.models import Vehicle
 from lotacao.web.agency_values import set_agency_value
 
 REASON = "Dados de demonstração"
+MANDATE_DAYS_AGO = 120
 DEFAULT_MEMBERS = 3  # a collegiate body whose law does not say how many members it has
 AGENCY_DUE_DAYS = 30  # the agency's due date where the law fixes none
 # (code, group) of the three notices: a real code of the pack with its group where the law
@@ -167,7 +176,8 @@ def _bodies(code: str, today: dt.date, commission: Any, summary: Any) -> None:
                 body=body,
                 name=name,
                 role=BodyMember.Role.PRESIDENT if n == 0 else BodyMember.Role.MEMBER,
-                starts_on=today - dt.timedelta(days=60),
+                # before the oldest demo notice, so its sessions have their members present
+                starts_on=today - dt.timedelta(days=MANDATE_DAYS_AGO),
                 act=f"Portaria nº {10 + index}/{today.year} (demonstração)",
                 user=commission if n == 0 else None,
                 reason=REASON,
@@ -274,6 +284,8 @@ def _applied(notice: InfractionNotice, served: dt.date, summary: Any) -> None:
         reason=REASON,
     )
     if session is not None:
+        minutes.generate(actor=None, session=session, reason=REASON)
+        minutes.sign(actor=None, session=session, reason=REASON)
         judging.close_session(actor=None, session=session, reason=REASON)
     decisions.record_decision_service(
         actor=None, decision=decision, served_on=day + dt.timedelta(days=1), reason=REASON

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
+from lotacao.core import providers
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import permissions, rules, selectors, services
 from lotacao.inspections.forms_vehicles import (
@@ -86,6 +87,14 @@ class VehicleCreate(LoginRequiredMixin, View):
         return render(request, self.template, {"form": form, "title": "Cadastrar veículo"}, status=422)
 
 
+def _service(vehicle: Any, today: Any) -> tuple[Any, Any]:
+    """The permit the vehicle serves and its place on a line today, asked through the seams of
+    the apps above (permits, lines)."""
+    ((_p, permit_of),) = providers.providers("vehicle_permit")
+    ((_l, place_of),) = providers.providers("vehicle_line")
+    return permit_of(vehicle), place_of(vehicle, today)
+
+
 class VehicleFile(VehicleObjectView):
     """Everything about a vehicle on one page."""
 
@@ -95,7 +104,11 @@ class VehicleFile(VehicleObjectView):
         code = vehicle.jurisdiction_id
         access = getattr(request, "access", None)
         age = rules.age_limit(vehicle, today)
+        permit, place = _service(vehicle, today)
         context = {
+            "permit": permit,
+            "place": place,
+            "line": place.line if place is not None else getattr(permit, "line", None),
             "title": str(vehicle),
             "vehicle": vehicle,
             "today": today,

@@ -21,8 +21,9 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
-from lotacao.audit.views_base import ScopedDetailView
+from lotacao.audit.views_base import ScopedDetailView, unsearchable
 from lotacao.billing.models import Charge
+from lotacao.core.text import fold
 from lotacao.core.validators import normalize_plate
 from lotacao.permits import actions, services
 from lotacao.permits.eligibility import check_eligibility
@@ -56,13 +57,15 @@ class PermitList(LoginRequiredMixin, View):
         if line.isdigit():
             qs = qs.filter(line_id=int(line))
         query = request.GET.get("q", "").strip()
+        if unsearchable(query):  # a NUL byte or an absurd length: no search, no 500
+            query, qs = "", qs.none()
         if query:
             digits = re.sub(r"\D", "", query)
             plate = re.sub(r"[\s\-]", "", query).upper()
             condition = (
                 Q(number__icontains=query)
-                | Q(holder__person__full_name__icontains=query)
-                | Q(holder__company__legal_name__icontains=query)
+                | Q(holder__person__name_search__contains=fold(query))
+                | Q(holder__company__name_search__contains=fold(query))
                 | Q(vehicle__plate__startswith=plate)
             )
             if digits:

@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from django.db import models
 from django.db.models import Q
 
 from lotacao.core.tenancy import TenantModel
+from lotacao.core.text import fold
 from lotacao.core.validators import format_cnpj, format_cpf
+
+
+def company_search_key(legal_name: str, trade_name: str) -> str:
+    return fold(f"{legal_name} {trade_name}" if trade_name and trade_name != legal_name else legal_name)
+
+
+def _with_search_field(kwargs: dict[str, Any], *sources: str) -> None:
+    """A save limited to some fields (update_audited) keeps the folded name in step."""
+    fields = kwargs.get("update_fields")
+    if fields is not None and any(f in fields for f in sources):
+        kwargs["update_fields"] = [*fields, "name_search"]
 
 
 class Person(TenantModel):
     cpf = models.CharField("CPF", max_length=11)
     full_name = models.CharField("nome completo", max_length=200)
+    # The name folded for search ("jose" finds "José"): kept by save(); trigram-indexed on
+    # PostgreSQL (migration 0006).
+    name_search = models.CharField("nome para busca", max_length=200, blank=True, editable=False)
     birth_date = models.DateField("data de nascimento", null=True, blank=True)
     email = models.EmailField("e-mail", blank=True)
     phone = models.CharField("telefone", max_length=20, blank=True)
@@ -55,6 +70,11 @@ class Person(TenantModel):
     def __str__(self) -> str:
         return self.full_name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_search = fold(self.full_name)
+        _with_search_field(kwargs, "full_name")
+        super().save(*args, **kwargs)
+
     @property
     def cpf_display(self) -> str:
         return format_cpf(self.cpf)
@@ -75,6 +95,7 @@ class Company(TenantModel):
     cnpj = models.CharField("CNPJ", max_length=14)
     legal_name = models.CharField("razão social", max_length=200)
     trade_name = models.CharField("nome fantasia", max_length=200, blank=True)
+    name_search = models.CharField("nome para busca", max_length=401, blank=True, editable=False)
     kind = models.CharField("natureza", max_length=20, choices=Kind.choices, default=Kind.COMPANY)
     email = models.EmailField("e-mail", blank=True)
     phone = models.CharField("telefone", max_length=20, blank=True)
@@ -99,6 +120,11 @@ class Company(TenantModel):
 
     def __str__(self) -> str:
         return self.trade_name or self.legal_name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_search = company_search_key(self.legal_name, self.trade_name)
+        _with_search_field(kwargs, "legal_name", "trade_name")
+        super().save(*args, **kwargs)
 
     @property
     def cnpj_display(self) -> str:

@@ -4,6 +4,7 @@ import re
 from typing import Any
 
 from lotacao.audit.views_base import ScopedDetailView, ScopedListView
+from lotacao.core.text import fold
 from lotacao.registry.models import Holder, Person, Vehicle
 
 
@@ -11,12 +12,15 @@ class PersonList(ScopedListView):
     model = Person
     title = "Pessoas"
     columns = [("Nome", "full_name"), ("CPF", "cpf_display"), ("Município", "city")]
-    search_fields = ["full_name__icontains"]
+    search_fields = ["name_search__contains"]  # folded: "jose" finds "José"
     document_search_fields = ["cpf__startswith"]
-    search_help = "Nome ou CPF"
+    search_help = "Nome (com ou sem acento) ou CPF"
     detail_url_name = "people:person"
     create_url_name = "people:person_create"
     create_label = "Cadastrar pessoa"
+
+    def normalize_query(self, query: str) -> list[str]:
+        return [fold(query)]
 
 
 class PersonDetail(ScopedDetailView):
@@ -38,10 +42,13 @@ class HolderList(ScopedListView):
     model = Holder
     title = "Permissionários"
     columns = [("Permissionário", "__str__"), ("Natureza", "kind_label")]
-    search_fields = ["person__full_name__icontains", "company__legal_name__icontains"]
+    search_fields = ["person__name_search__contains", "company__name_search__contains"]
     document_search_fields = ["person__cpf__startswith", "company__cnpj__startswith"]
     search_help = "Nome, razão social, CPF ou CNPJ"
     detail_url_name = "registry:holder"
+
+    def normalize_query(self, query: str) -> list[str]:
+        return [fold(query)]
 
     def get_queryset(self) -> Any:
         return super().get_queryset().select_related("person", "company")

@@ -6,4 +6,5 @@ app_name = "web"
 urlpatterns = [
     path("", views.home, name="home"),
     path("saude/", views.health, name="health"),
+    path("busca/", views.search, name="search"),
 ]

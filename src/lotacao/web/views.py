@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 
 from lotacao.accounts.models import Role
@@ -14,6 +15,8 @@ from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.models import Jurisdiction
 from lotacao.core.vehicle_verdict import has_permits
 from lotacao.registry.models import Holder, Line, Person, Vehicle
+
+LIST = "permits:list"
 
 
 def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int, str]]:
@@ -28,7 +31,9 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
     law_permits = has_permits(code)  # lines, agents and permits exist only where the law has them
     counts: list[tuple[str, int, str]] = []
     if law_permits:
-        counts.append(("Permissões ativas", permits.filter(status="active").count(), "permits:list"))
+        counts.append(
+            ("Permissões ativas", permits.filter(status="active").count(), f"{LIST}?situacao=active")
+        )
     counts.append(("Veículos", Vehicle.objects.filter(jurisdiction_id=code).count(), "registry:vehicles"))
     if regulates_chartering(code):
         counts += chartering_selectors.home_counts(code, timezone.localdate())
@@ -68,10 +73,18 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
         counts.append(("Defesas e recursos a julgar", waiting, "enforcement:bodies"))
         if law_permits:
             counts += [
-                ("Permissões suspensas", permits.filter(status="suspended").count(), "permits:list"),
-                ("Permissões cassadas", permits.filter(status="revoked").count(), "permits:list"),
+                ("Permissões suspensas", permits.filter(status="suspended").count(), f"{LIST}?situacao=suspended"),  # noqa: E501
+                ("Permissões cassadas", permits.filter(status="revoked").count(), f"{LIST}?situacao=revoked"),
             ]
-    return counts
+    return [(label, count, _link(target)) for label, count, target in counts]
+
+
+def _link(target: str) -> str:
+    """A counter's link: a URL name, with the filters of the list it counts after "?" (the
+    query parameters each list accepts are in docs/daily-work.md)."""
+    name, _, query = target.partition("?")
+    url = reverse(name)
+    return f"{url}?{query}" if query else url
 
 
 @login_required
@@ -128,3 +141,30 @@ def _chartering_portal(
 def health(request: HttpRequest) -> JsonResponse:
     """Liveness for the operator's monitoring (and the benchmarks' bare JSON baseline): no database."""
     return JsonResponse({"status": "ok"})
+
+
+@login_required
+def search(request: HttpRequest) -> HttpResponse:
+    """The header's search (web/search.py): the records the user may see, grouped by kind."""
+    from django.core.exceptions import ValidationError
+
+    from lotacao.web import search as finder
+
+    raw = request.GET.get("q", "")
+    error = ""
+    groups: list[finder.Group] = []
+    try:
+        query = finder.clean(raw)
+        groups = finder.search(query)
+    except ValidationError as refusal:
+        query, error = "", " ".join(refusal.messages)
+    access = getattr(request, "access", None)
+    context = {
+        "title": "Busca",
+        "query": query,
+        "groups": groups,
+        "error": error,
+        "total": sum(len(g.hits) for g in groups),
+        "staff": bool(access and (access.is_staff_member or access.operator)),
+    }
+    return render(request, "web/search.html", context, status=400 if error else 200)

@@ -20,12 +20,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import models
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.views_base import ScopedDetailView, ScopedListView
 from lotacao.core import law
 from lotacao.core.models import Jurisdiction
+from lotacao.core.text import fold
 from lotacao.documents import permissions as document_permissions
 from lotacao.documents.summary import person_documents
 from lotacao.registry import services
@@ -88,7 +90,53 @@ class PersonFile(PersonDetail):
             "can_edit": can_write(self.request, obj.jurisdiction_id),
             "show_documents": show_documents,
             "documents": person_documents(obj, timezone.localdate()) if show_documents else None,
+            **person_records(obj),
         }
+
+
+def person_records(person: Person) -> dict[str, Any]:
+    """What the person is in the system, each through the scoped managers (a holder sees their
+    own): roles (holder, permit agent, line representative), permits, vehicles, notices (as holder
+    or as the agent named), fines."""
+    from lotacao.enforcement.models import Fine, InfractionNotice
+    from lotacao.permits.models import Permit, PermitAgent
+    from lotacao.registry.models import Holder, Vehicle
+
+    holders = list(Holder.objects.filter(person=person))
+    roles: list[dict[str, Any]] = [
+        {"label": "Permissionário", "detail": "", "url": reverse("registry:holder", args=[h.pk])}
+        for h in holders
+    ]
+    for agent in PermitAgent.objects.filter(person=person).select_related("permit").order_by("-starts_on"):
+        until = f" até {agent.ends_on:%d/%m/%Y}" if agent.ends_on else ""
+        roles.append(
+            {
+                "label": agent.get_role_display(),
+                "detail": f"{agent.permit}, desde {agent.starts_on:%d/%m/%Y}{until}",
+                "url": reverse("permits:detail", args=[agent.permit_id]),
+            }
+        )
+    for position in LineRepresentative.objects.filter(person=person).select_related("line"):
+        roles.append(
+            {
+                "label": position.position_label,
+                "detail": str(position.line),
+                "url": reverse("lines:line", args=[position.line_id]),
+            }
+        )
+    permits = Permit.objects.filter(holder__in=holders).select_related("line", "vehicle").order_by("-id")
+    notices = (
+        InfractionNotice.objects.filter(models.Q(holder__in=holders) | models.Q(agent=person))
+        .order_by("-drawn_up_at")
+    )
+    fines = Fine.objects.filter(notice__in=notices).select_related("notice").order_by("-id")
+    return {
+        "roles": roles,
+        "permits": list(permits[:50]),
+        "vehicles": list(Vehicle.objects.filter(holder__in=holders)[:50]),
+        "notices": list(notices[:50]),
+        "fines": list(fines[:50]),
+    }
 
 
 class PersonCreate(LoginRequiredMixin, View):
@@ -178,10 +226,13 @@ class CompanyList(ScopedListView):
     model = Company
     title = "Pessoas jurídicas, associações e cooperativas"
     columns = [("Razão social", "legal_name"), ("CNPJ", "cnpj_display"), ("Natureza", "kind")]
-    search_fields = ["legal_name__icontains", "trade_name__icontains"]
+    search_fields = ["name_search__contains"]  # razão social and nome fantasia, folded
     document_search_fields = ["cnpj__startswith"]
-    search_help = "Razão social, nome fantasia ou CNPJ"
+    search_help = "Razão social, nome fantasia (com ou sem acento) ou CNPJ"
     detail_url_name = "people:company"
+
+    def normalize_query(self, query: str) -> list[str]:
+        return [fold(query)]
 
 
 class CompanyDetail(ScopedDetailView):

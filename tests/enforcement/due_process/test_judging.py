@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.core.exceptions import ValidationError
 
-from lotacao.enforcement.due_process import decisions, filings, judging, settle
+from lotacao.enforcement.due_process import decisions, filings, judging, minutes, settle
 from lotacao.enforcement.models import (
     Decision,
     Session,
@@ -122,7 +122,9 @@ def test_esteio_diligences_come_first_and_are_watched_for_four_sessions(cip: dic
     items = judging.build_agenda(actor=None, session=first)
     assert [i.filing for i in items] == [cip["filing"], second_filing]  # protocol order
     judging.request_diligence(actor=None, item=items[1], description="Ouvir o fiscal", reason="x")
-    judging.close_session(actor=None, session=first, minutes="Ata")
+    minutes.generate(actor=None, session=first)
+    minutes.sign(actor=None, session=first)
+    judging.close_session(actor=None, session=first)
     sessions = []
     for n in range(4):
         s = judging.schedule_session(
@@ -134,6 +136,8 @@ def test_esteio_diligences_come_first_and_are_watched_for_four_sessions(cip: dic
     assert not list(settle.pending_items(dt.date(2025, 5, 1)))
     for s in sessions:
         judging.open_session(actor=None, session=s, present=cip["members"][:3], reason="Abertura")
+        minutes.generate(actor=None, session=s)
+        minutes.sign(actor=None, session=s)
         judging.close_session(actor=None, session=s)
     overdue = [i for i in settle.pending_items(dt.date(2025, 5, 1)) if i.kind == settle.DILIGENCE_KIND]
     assert len(overdue) == 1 and "até 4" in overdue[0].title

@@ -121,6 +121,7 @@ def test_the_commission_judges_in_session(world: Any, client: Any) -> None:
         f"vote_{members[1].pk}": "uphold",
         f"vote_{members[2].pk}": "uphold",
         f"vote_{members[3].pk}": "annul",
+        **{f"reasons_{m.pk}": f"Razões de {m.name}" for m in members[1:]},
     }
     judged = client.post(
         session_url, {"action": "judge", "item": item.pk, "reasons": "Provas insuficientes.", **votes}

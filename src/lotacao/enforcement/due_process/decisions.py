@@ -244,8 +244,25 @@ def _record_decision(
     )
 
 
-def _record_votes(j: Judgment, votes: dict[BodyMember, str] | None, result: Tally | None) -> None:
-    """Each member's vote on the session's agenda item (the president's marked as tie-break)."""
+def _check_vote_reasons(
+    votes: dict[BodyMember, str] | None, vote_reasons: dict[BodyMember, str] | None
+) -> None:
+    """Where the screen collects them, every vote cast carries its member's reasons."""
+    if not votes or vote_reasons is None:
+        return
+    missing = [m.name for m in votes if not (vote_reasons.get(m) or "").strip()]
+    if missing:
+        raise ValidationError(f"Registre as razões do voto de {', '.join(missing)}.")
+
+
+def _record_votes(
+    j: Judgment,
+    votes: dict[BodyMember, str] | None,
+    result: Tally | None,
+    vote_reasons: dict[BodyMember, str] | None = None,
+) -> None:
+    """Each member's vote on the session's agenda item with its reasons (the president's marked as
+    tie-break)."""
     session = j.session
     if not votes or session is None:
         return
@@ -264,6 +281,7 @@ def _record_votes(j: Judgment, votes: dict[BodyMember, str] | None, result: Tall
             member=member,
             choice=choice,
             tie_break=bool(result and result.tie_break and member.role == BodyMember.Role.PRESIDENT),
+            reasons=((vote_reasons or {}).get(member) or "").strip(),
         )
 
 
@@ -285,13 +303,16 @@ def decide(
     session: Session | None = None,
     penalty: dict[str, Any] | None = None,
     measure_choice: str | None = None,
+    vote_reasons: dict[BodyMember, str] | None = None,
 ) -> Decision:
     """Judge a filing. Collegiate bodies with a voting rule in the law decide by the votes of the
     members present in an open session (quorum checked when it opened); the others record the
     outcome as proclaimed. A late filing can only be declared late (not known). Where the law
-    offers alternative measures (Esteio, Anexo II, IV-02), the decision records the one chosen."""
+    offers alternative measures (Esteio, Anexo II, IV-02), the decision records the one chosen.
+    Each member's vote keeps its reasons (`vote_reasons`; required for every vote where given)."""
     j = _locked(filing, session)
     _check_judgeable(j, reasons, decided_on)
+    _check_vote_reasons(votes, vote_reasons)
     outcome, result = _outcome(j, outcome, votes)
     new_penalty = resulting_penalty(j.notice, outcome, penalty)
     if outcome != Outcome.ANNULLED:
@@ -299,7 +320,7 @@ def decide(
             j.notice.jurisdiction_id, j.notice.infraction_code, new_penalty, measure_choice, decided_on
         )
     decision = _record_decision(actor, j, outcome, result, reasons, decided_on, new_penalty, reason)
-    _record_votes(j, votes, result)
+    _record_votes(j, votes, result, vote_reasons)
     status = Filing.Status.NOT_KNOWN if outcome == Outcome.NOT_KNOWN else Filing.Status.JUDGED
     update_audited(
         actor=actor,

@@ -203,19 +203,21 @@ def open_session(*, actor: Any, session: Session, present: Sequence[BodyMember],
 
 
 @transaction.atomic
-def close_session(
-    *, actor: Any, session: Session, minutes: str = "", reason: str = "Encerramento da sessão"
-) -> Session:
-    """Close the session; what was not judged stays pending for the next agenda."""
+def close_session(*, actor: Any, session: Session, reason: str = "Encerramento da sessão") -> Session:
+    """Close the session once its minutes, generated from it, are signed by the president
+    (`minutes.py`); what was not judged stays pending for the next agenda."""
+    from lotacao.enforcement.due_process import minutes
+
     session = Session.unscoped.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.CLOSED:
         raise ValidationError("A sessão já está encerrada.")
     if session.status != Session.Status.OPEN:
         raise ValidationError("A sessão não foi aberta: registre as presenças primeiro.")
+    minutes.require_signed(session)
     return update_audited(
         actor=actor,
         instance=session,
-        changes={"status": Session.Status.CLOSED, "minutes": (minutes or session.minutes).strip()},
+        changes={"status": Session.Status.CLOSED},
         reason=reason,
         action="enforcement.session_closed",
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -17,7 +18,7 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process import decisions, judging, procedure
+from lotacao.enforcement.due_process import decisions, judging, minutes, procedure
 from lotacao.enforcement.due_process.choices import alternatives
 from lotacao.enforcement.due_process.stage import in_force_penalty
 from lotacao.enforcement.due_process.views_filings import changed_penalty
@@ -64,7 +65,22 @@ class MemberForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text="Em branco: o mandato da lei, quando ela o fixa.",
     )
+    login = forms.CharField(
+        label="Usuário do membro no sistema",
+        max_length=150,
+        required=False,
+        help_text="O presidente precisa de usuário para assinar as atas das sessões.",
+    )
     reason = forms.CharField(label="Motivo", max_length=300, initial="Nomeação de membro")
+
+    def clean_login(self) -> Any:
+        login = (self.cleaned_data.get("login") or "").strip()
+        if not login:
+            return None
+        user = get_user_model().objects.filter(username=login, is_active=True).first()
+        if user is None:
+            raise forms.ValidationError("Não há usuário ativo com esse nome de acesso.")
+        return user
 
 
 class SessionForm(forms.Form):
@@ -107,7 +123,8 @@ class BodyDetail(ObjectView):
             form: forms.Form = MemberForm(request.POST)
             if form.is_valid():
                 try:
-                    judging.add_member(actor=request.user, body=body, **form.cleaned_data)
+                    data = dict(form.cleaned_data)
+                    judging.add_member(actor=request.user, body=body, user=data.pop("login"), **data)
                 except ValidationError as error:
                     show_refusal(form, error)
                 else:
@@ -136,17 +153,21 @@ class SessionDetail(ObjectView):
         members = [m for m in session.body.members.all() if m.serves_on(session.held_on)]
         present = set(session.present.all())
         items = []
-        for item in session.agenda.select_related("filing__notice"):
+        agenda = session.agenda.select_related("filing__notice__holder", "filing__notice__agent")
+        for item in agenda:
             filing = item.filing
             items.append(
                 {
                     "item": item,
                     "filing": filing,
+                    "holder": minutes.holder_words(filing.notice),
+                    "infraction": minutes.infraction_words(filing.notice),
                     "penalty": describe_penalty(in_force_penalty(filing.notice)),
                     "alternatives": [
                         (kind, measure_words(kind)) for kind in alternatives(in_force_penalty(filing.notice))
                     ],
-                    "decision": Decision.objects.filter(filing=filing).first(),
+                    "decision": (decision := Decision.objects.filter(filing=filing).first()),
+                    "tally": minutes.tally_words(decision) if decision is not None else "",
                     "votes": list(Vote.objects.filter(item=item).select_related("member")),
                 }
             )
@@ -164,11 +185,20 @@ class SessionDetail(ObjectView):
             ),
             "errors": error or [],
             "today": timezone.localdate(),
+            "president": minutes.president_of(session),
+            "minutes_stale": bool(session.minutes_generated_at) and session.status != Session.Status.CLOSED
+            and minutes.stale(session),
+            "signed_words": minutes.signed_words(session),
         }
         return render(request, "enforcement/due_process/session.html", context, status=422 if error else 200)
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return self._render(request, self.get_object(pk))
+        session = self.get_object(pk)
+        if request.GET.get("formato") == "pdf":
+            response = HttpResponse(minutes.minutes_pdf(session), content_type="application/pdf")
+            response["Content-Disposition"] = f'inline; filename="ata-sessao-{session.pk}.pdf"'
+            return response
+        return self._render(request, session)
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         session = self.get_object(pk)
@@ -193,10 +223,17 @@ class SessionDetail(ObjectView):
         if action == "agenda":
             items = judging.build_agenda(actor=request.user, session=session)
             return f"Pauta com {len(items)} processo(s)."
+        if action == "minutes":
+            minutes.generate(actor=request.user, session=session, notes=post.get("notes", ""))
+            return "Ata gerada a partir da sessão: falta a assinatura do presidente."
+        if action == "sign":
+            minutes.sign(actor=request.user, session=session)
+            return "Ata assinada pelo presidente."
         if action == "close":
-            judging.close_session(actor=request.user, session=session, minutes=post.get("minutes", ""))
+            judging.close_session(actor=request.user, session=session)
             return "Sessão encerrada."
-        item = get_object_or_404(session.agenda.all(), pk=int(post.get("item", "0") or 0))
+        raw_item = post.get("item", "")
+        item = get_object_or_404(session.agenda.all(), pk=int(raw_item) if raw_item.isdigit() else 0)
         if action == "diligence":
             judging.request_diligence(
                 actor=request.user,
@@ -207,10 +244,12 @@ class SessionDetail(ObjectView):
             return "Diligência registrada: o processo terá prioridade nas próximas sessões."
         if action == "judge":
             votes: dict[BodyMember, str] = {}
+            vote_reasons: dict[BodyMember, str] = {}
             for member in session.present.all():
                 choice = post.get(f"vote_{member.pk}", "")
                 if choice:
                     votes[member] = choice
+                    vote_reasons[member] = post.get(f"reasons_{member.pk}", "")
             outcome = post.get("outcome") or None
             decided = decisions.decide(
                 actor=request.user,
@@ -221,6 +260,7 @@ class SessionDetail(ObjectView):
                 reasons=post.get("reasons", ""),
                 decided_on=session.held_on,
                 measure_choice=post.get("measure_choice") or None,
+                vote_reasons=vote_reasons,
                 penalty=changed_penalty(
                     {
                         "new_penalty": post.get("new_penalty", ""),

@@ -89,6 +89,15 @@ class Session(TenantModel):
     status = models.CharField("situação", max_length=20, choices=Status.choices, default=Status.SCHEDULED)
     present = models.ManyToManyField(BodyMember, blank=True, related_name="sessions_present")
     minutes = models.TextField("ata", blank=True)
+    # The minutes are generated from the session (minutes.py) with the secretary's notes, and
+    # signed off by the president present; a session closes only with its minutes signed.
+    minutes_notes = models.TextField("ocorrências registradas na ata", blank=True)
+    minutes_generated_at = models.DateTimeField("ata gerada em", null=True, blank=True)
+    minutes_signed_at = models.DateTimeField("ata assinada em", null=True, blank=True)
+    minutes_signed_by = models.ForeignKey(
+        BodyMember, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name="ata assinada por",
+    )
 
     holder_path: ClassVar[str | None] = None
 
@@ -211,6 +220,7 @@ class Vote(TenantModel):
     member = models.ForeignKey(BodyMember, on_delete=models.PROTECT, related_name="+")
     choice = models.CharField("voto", max_length=20, choices=Choice.choices)
     tie_break = models.BooleanField("voto de desempate", default=False)
+    reasons = models.TextField("razões do voto", blank=True)
 
     holder_path: ClassVar[str | None] = None
 

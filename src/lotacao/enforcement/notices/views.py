@@ -401,6 +401,7 @@ class NoticeList(ScopedListView):
     ]
     search_fields = ["number__icontains", "plate__icontains"]
     search_help = "Número do auto ou placa"
+    filters = {"situacao": "status"}  # a dashboard counter opens e.g. ?situacao=notified
     detail_url_name = "enforcement:notice"
     create_url_name = "enforcement:notice_create"
     create_label = "Novo auto de infração"
