@@ -29,7 +29,8 @@ def test_over_the_limit_an_address_gets_429_with_retry_after(world: Any, client:
     assert 1 <= int(refused["Retry-After"]) <= 60
     assert "Muitas consultas" in refused.json()["detail"] and refused.json()["status"] == 429
     # The page is counted with the API; another address is not.
-    assert client.get("/publico/veiculos/ABA1C23/").status_code == 429
+    page = client.get("/publico/veiculos/ABA1C23/")
+    assert page.status_code == 429 and "Tente de novo em" in page.content.decode() and page["Retry-After"]
     assert client.get(API + "ABA1C23", REMOTE_ADDR="10.0.0.2").status_code == 200
 
 

@@ -27,8 +27,10 @@ def search(request: HttpRequest) -> HttpResponse:
 
 def vehicle(request: HttpRequest, plate: str) -> HttpResponse:
     refused = throttled(request)
-    if refused is not None:
-        return refused
+    if refused is not None:  # the page answers in words; the API with a problem body
+        page = render(request, "public/too_many.html", {"retry": refused["Retry-After"]}, status=429)
+        page["Retry-After"] = refused["Retry-After"]
+        return page
     result = vehicle_status(plate)
     response = render(
         request, "public/vehicle.html", {"result": result}, status=200 if result["valid_plate"] else 400
