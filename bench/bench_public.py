@@ -53,18 +53,21 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--duration", type=int, default=None, help="seconds of load per endpoint")
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker (gthread when > 1)")
     ap.add_argument("--cache", choices=["redis", "database"], default=None)
     ap.add_argument("--keep", action="store_true", help="reuse the data already loaded")
     ap.add_argument("--load-only", action="store_true", help="load the permits and stop")
     ap.add_argument(
         "--build",
         choices=["all", "sample"],
-        default="all",
+        default=None,
         help="compute the read model for every vehicle (the nightly job) or only for the plates the "
-        "load draws from (a busy machine: the per-vehicle time is printed either way)",
+        "load draws from (a busy machine: the per-vehicle time is printed either way); "
+        "default: all, sample with --quick",
     )
     args = ap.parse_args()
     args.permits = args.permits or (2_000 if args.quick else 100_000)
+    args.build = args.build or ("sample" if args.quick else "all")
     args.duration = args.duration or (5 if args.quick else 15)
     args.database_url = args.database_url or (
         "postgres://postgres@127.0.0.1:5432/bench_public" + ("_quick" if args.quick else "")
@@ -181,7 +184,7 @@ def serve_and_measure(env: dict[str, str], sample: list[str], args: argparse.Nam
     proc = subprocess.Popen(
         [
             sys.executable, "-m", "gunicorn", "lotacao.config.wsgi",
-            "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers),
+            "--bind", f"127.0.0.1:{port}", "--workers", str(args.workers), "--threads", str(args.threads),
             "--access-logfile", "/dev/null", "--log-level", "warning",
         ],
         env={**os.environ, **env},
@@ -210,7 +213,8 @@ def serve_and_measure(env: dict[str, str], sample: list[str], args: argparse.Nam
         proc.wait(timeout=15)
     client = "wrk" if drive is wrk else "cliente Python (threads)"
     print(
-        f"gunicorn, {args.workers} workers, {client}, {args.connections} conexões, {args.duration} s cada:"
+        f"gunicorn, {args.workers} workers × {args.threads} threads, {client}, "
+        f"{args.connections} conexões, {args.duration} s cada:"
     )
     for label, (rps, p99) in (
         ("JSON sem trabalho (/publico/bench/json/)   ", bare),

@@ -15,9 +15,9 @@ from lotacao.chartering.selectors import public_companies
 from lotacao.core.problems import problem
 from lotacao.lines import gtfs
 from lotacao.lines import selectors as lines_selectors
+from lotacao.public import throttle
 from lotacao.public.http import conditional
 from lotacao.public.selectors import vehicle_status
-from lotacao.public.throttle import throttled
 
 router = Router(tags=["público"], auth=None)
 
@@ -47,10 +47,13 @@ def public_vehicle(request: HttpRequest, plate: str) -> Any:
     plate is not authorized), and one record per jurisdiction: permit number, line, seal validity —
     never personal data. Sends an ETag (If-None-Match → 304); more than the public rate limit of
     requests from one address → 429 with Retry-After."""
-    refused = throttled(request)
+    over_limit = throttle.start(request)  # the cache's answer is read after the database's
+    try:
+        result = vehicle_status(plate)
+    finally:
+        refused = over_limit()
     if refused is not None:
         return refused
-    result = vehicle_status(plate)
     if not result["valid_plate"]:
         return problem(422, result["error"])
     response = HttpResponse(orjson.dumps(result), content_type="application/json")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -44,48 +45,87 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR") or "")
 
 
-def _count(cache: Any, key: str, window: int) -> int:
-    """This window's count after this request: one round trip on Redis (INCR and EXPIRE in a
-    pipeline), the portable add-or-increment on any other cache (the database's)."""
+def _start_count(cache: Any, key: str, window: int) -> Callable[[], int]:
+    """Start counting this request; the returned function gives this window's count.
+
+    On Redis the INCR (and the window's EXPIRE) is sent at once and its answer read only when asked,
+    so the cache's round trip overlaps the database's instead of adding to it. On any other cache
+    (the database's) it is the portable add-or-increment, done at once."""
     if isinstance(cache, RedisCache):
         full = cache.make_and_validate_key(key)
         client = _redis_clients.get(id(cache))
         if client is None:
             client = _redis_clients[id(cache)] = cache._cache.get_client(full, write=True)
-        pipe = client.pipeline(transaction=False)
-        pipe.incr(full)
-        pipe.expire(full, window + 1, nx=True)
-        count, _ = pipe.execute()
-        return int(count)
+        pool = client.connection_pool
+        conn = pool.get_connection("INCR")
+        try:
+            conn.send_command("INCR", full)
+            conn.send_command("EXPIRE", full, window + 1, "NX")
+        except BaseException:
+            pool.release(conn)
+            raise
+
+        def finish() -> int:
+            try:
+                count = int(conn.read_response())
+                conn.read_response()
+            except BaseException:
+                conn.disconnect()
+                raise
+            finally:
+                pool.release(conn)
+            return count
+
+        return finish
     try:
-        return int(cache.incr(key))
+        count = int(cache.incr(key))
     except ValueError:  # first request of the window
-        return 1 if cache.add(key, 1, timeout=window + 1) else int(cache.incr(key))
+        count = 1 if cache.add(key, 1, timeout=window + 1) else int(cache.incr(key))
+    return lambda: count
+
+
+def _count(cache: Any, key: str, window: int) -> int:
+    return _start_count(cache, key, window)()
 
 
 _redis_clients: dict[int, Any] = {}  # one client (and its connection pool) per process
 
 
-def throttled(request: HttpRequest) -> HttpResponse | None:
-    """None when the request may go on; otherwise the 429 to send."""
+def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
+    """Count the request now; the returned function says, when called, whether it is over the
+    limit (None: go on; otherwise the 429 to send). Call it once, whatever happens in between."""
     count_max, window = limit()
     if count_max <= 0:
-        return None
+        return lambda: None
     now = time.time()
     slot = int(now // window)
     key = f"lotacao:public-rate:{client_address(request)}:{slot}"
     cache = caches[getattr(settings, "LOTACAO_PUBLIC_RATE_CACHE", "default")]
     try:
-        count = _count(cache, key, window)
-    except Exception:
+        pending = _start_count(cache, key, window)
+    except Exception:  # a cache failure must not take the public check down
         log.warning("public rate limit: cache unavailable", exc_info=True)
-        return None
-    if count <= count_max:
-        return None
-    retry = max(math.ceil((slot + 1) * window - now), 1)
-    response = problem(
-        429,
-        f"Muitas consultas seguidas a partir deste endereço. Tente de novo em {retry} segundos.",
-    )
-    response["Retry-After"] = str(retry)
-    return response
+        return lambda: None
+
+    def verdict() -> HttpResponse | None:
+        try:
+            count = pending()
+        except Exception:  # a cache failure must not take the public check down
+            log.warning("public rate limit: cache unavailable", exc_info=True)
+            return None
+        if count <= count_max:
+            return None
+        retry = max(math.ceil((slot + 1) * window - now), 1)
+        response = problem(
+            429,
+            f"Muitas consultas seguidas a partir deste endereço. Tente de novo em {retry} segundos.",
+        )
+        response["Retry-After"] = str(retry)
+        return response
+
+    return verdict
+
+
+def throttled(request: HttpRequest) -> HttpResponse | None:
+    """None when the request may go on; otherwise the 429 to send."""
+    return start(request)()
