@@ -60,15 +60,22 @@ PUBLIC_KEYS = (
 # --------------------------------------------------------------------------- computing an answer
 
 
-def compute(vehicle: Any, day: dt.date) -> dict[str, Any]:
-    """The public record of one vehicle on `day` (no personal data), JSON-ready."""
+def compute(vehicle: Any, day: dt.date, lines: dict[tuple[str, str], bool] | None = None) -> dict[str, Any]:
+    """The public record of one vehicle on `day` (no personal data), JSON-ready. `lines` remembers,
+    within one batch of the nightly run, whether a line has a public page (many vehicles share a
+    line). It is emptied after each batch's versions are read: a line changed after that marks its
+    vehicles, whose rows the run then cannot write, and one changed before is read fresh."""
     from lotacao.lines import selectors as lines_selectors
 
     info = merged_verdict(vehicle, day)
     record: dict[str, Any] = {k: info[k] for k in PUBLIC_KEYS if k in info}
-    record["line_public"] = lines_selectors.public_line_exists(
-        vehicle.jurisdiction_id, info.get("line_code"), day
-    )
+    line_key = (vehicle.jurisdiction_id, info.get("line_code") or "")
+    if lines is not None and line_key in lines:
+        record["line_public"] = lines[line_key]
+    else:
+        record["line_public"] = lines_selectors.public_line_exists(line_key[0], info.get("line_code"), day)
+        if lines is not None:
+            lines[line_key] = record["line_public"]
     record.update(
         jurisdiction=vehicle.jurisdiction_id,
         jurisdiction_name=vehicle.jurisdiction.name,
@@ -364,6 +371,7 @@ def refresh(day: dt.date, batch: int = 500, vehicle_ids: list[int] | None = None
         )
         added = cursor.rowcount
     wanted = sorted(set(vehicle_ids)) if vehicle_ids is not None else None
+    lines: dict[tuple[str, str], bool] = {}
     done = kept = 0
     last = 0
     while True:
@@ -388,8 +396,9 @@ def refresh(day: dt.date, batch: int = 500, vehicle_ids: list[int] | None = None
         else:
             last = rows[-1][0]
         versions = dict(rows)
+        lines.clear()  # what it remembers is never older than the versions just read
         for vehicle in _vehicles(versions):
-            if _store(vehicle.pk, versions[vehicle.pk], day, compute(vehicle, day)):
+            if _store(vehicle.pk, versions[vehicle.pk], day, compute(vehicle, day, lines)):
                 done += 1
             else:
                 kept += 1  # changed meanwhile: the next reader computes it
