@@ -41,10 +41,8 @@ def test_providing_an_undeclared_seam_is_an_error() -> None:
         providers.declare("work_items", expected=("permits",), doc="")
 
 
-@pytest.mark.django_db
-def test_a_failing_provider_makes_the_public_check_fail_not_authorize(monkeypatch: Any) -> None:
+def test_a_failing_provider_makes_the_public_check_fail_not_authorize(world: Any, monkeypatch: Any) -> None:
     from lotacao.public.selectors import vehicle_status
-    from lotacao.registry.models import Vehicle
 
     seam = next(s for s in providers.seams() if s.name == "public_vehicle_info")
 
@@ -57,19 +55,5 @@ def test_a_failing_provider_makes_the_public_check_fail_not_authorize(monkeypatc
     for name in seam.expected:
         monkeypatch.setitem(seam.providers, name, permitted)
     monkeypatch.setitem(seam.providers, "enforcement.measures", broken)
-    monkeypatch.setattr(Vehicle, "unscoped", _OneVehicle())
     with pytest.raises(RuntimeError, match="medidas indisponíveis"):
-        vehicle_status("ABC1D23")
-
-
-class _OneVehicle:
-    """Stands in for the manager: one unsaved vehicle, so the providers are asked."""
-
-    def filter(self, **kwargs: Any) -> _OneVehicle:
-        return self
-
-    def select_related(self, *args: Any) -> list[Any]:
-        from lotacao.core.models import Jurisdiction
-        from lotacao.registry.models import Vehicle
-
-        return [Vehicle(plate="ABC1D23", jurisdiction=Jurisdiction(code="recife", name="Recife"))]
+        vehicle_status("ABA1C23")  # the world's vehicle in Recife, its answer not yet computed

@@ -4,6 +4,14 @@ Each domain answers through the `public_vehicle_info` seam (lotacao.core.provide
 are merged here: authorized only when some provider (the permit, or chartering's CRC) says so and
 none finds a legal bar; a deregistered vehicle never is. The permits provider is asked only where
 the law has permits (`permit.term` in the pack); elsewhere another regime authorizes.
+
+`plate_verdict` turns the records of a plate (one per jurisdiction where it is registered) into
+the one answer a passenger reads: authorized or not, and why — an unknown plate is not authorized.
+
+`verdict_changed` is the signal a service sends when it changes what the public may read about a
+vehicle by a path that saves no model (a queryset `update()`, raw SQL): the public read model
+(lotacao.public.readmodel) listens and marks the answers affected, in the same transaction. Model
+saves and deletes of what the answer is made of are followed without it.
 """
 
 from __future__ import annotations
@@ -12,11 +20,55 @@ import datetime as dt
 import re
 from typing import Any
 
+from django.dispatch import Signal
+
 from lotacao.core import providers
 from lotacao.core.law import pack_for
 from lotacao.core.validators import normalize_plate
 
 PERMIT_PROVIDER = "permits"
+UNKNOWN_PLATE = "Não há veículo autorizado com esta placa."
+
+# Sent with keyword arguments `using` (the database alias) and any of `vehicle_ids`, `holder_ids`,
+# `plates` ((jurisdiction, plate) pairs), `line_ids` and `jurisdictions`.
+verdict_changed = Signal()
+
+
+def changed(
+    *,
+    using: str = "default",
+    vehicle_ids: list[int] | None = None,
+    holder_ids: list[int] | None = None,
+    plates: list[tuple[str, str]] | None = None,
+    line_ids: list[int] | None = None,
+    jurisdictions: list[str] | None = None,
+) -> None:
+    """Tell the listeners that what the public may read about these vehicles changed."""
+    verdict_changed.send(
+        sender=None,
+        using=using,
+        vehicle_ids=vehicle_ids or [],
+        holder_ids=holder_ids or [],
+        plates=plates or [],
+        line_ids=line_ids or [],
+        jurisdictions=jurisdictions or [],
+    )
+
+
+def plate_verdict(records: list[dict[str, Any]]) -> tuple[bool, list[str]]:
+    """The plate's verdict from its records: authorized where some jurisdiction authorizes it;
+    otherwise every jurisdiction's reasons (named when there are several), or UNKNOWN_PLATE."""
+    if not records:
+        return False, [UNKNOWN_PLATE]
+    if any(record.get("authorized") for record in records):
+        return True, []
+    several = len(records) > 1
+    reasons: list[str] = []
+    for record in records:
+        own = record.get("reasons") or ["Não autorizado."]
+        name = record.get("jurisdiction_name") or record.get("jurisdiction")
+        reasons.extend(f"{name}: {text}" if several else text for text in own)
+    return False, reasons
 PERMIT_REGIME = "permit.term"
 
 

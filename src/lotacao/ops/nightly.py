@@ -23,6 +23,7 @@ from lotacao.enforcement.due_process.settle import settle_due_process
 from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
 from lotacao.enforcement.sanctions.followups import end_suspensions
 from lotacao.permits.services import expire_due
+from lotacao.public.readmodel import refresh as refresh_public_answers
 from lotacao.workqueue.services import refresh
 
 
@@ -57,5 +58,8 @@ JOBS = [
         "Limpeza das chaves de idempotência com mais de 24 horas",
         lambda d: {"removidas": prune_idempotency_keys(timezone.now())},
     ),
+    # Last: the jobs above change what the public sees (their writes mark the answers); this
+    # recomputes what changes with the date alone, so tomorrow's answers are ready when asked.
+    Job("public_answers", "Respostas da consulta pública de placas do dia", refresh_public_answers),
 ]
 BY_NAME = {job.name: job for job in JOBS}

@@ -4,27 +4,60 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
-from ninja import Router
+from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from lotacao.chartering.selectors import public_companies
+from lotacao.core.problems import problem
 from lotacao.lines import gtfs
 from lotacao.lines import selectors as lines_selectors
+from lotacao.public import throttle
+from lotacao.public.http import conditional
 from lotacao.public.selectors import vehicle_status
 
 router = Router(tags=["público"], auth=None)
 
 
-@router.get("/vehicles/{plate}")
+class PlateAnswerOut(Schema):
+    plate: str
+    valid_plate: bool
+    checked_on: str
+    authorized: bool
+    reasons: list[str]
+    records: list[dict[str, Any]]
+
+
+class ProblemOut(Schema):
+    type: str
+    title: str
+    status: int
+    detail: str
+
+
+@router.get(
+    "/vehicles/{plate}",
+    response={200: PlateAnswerOut, 304: None, 422: ProblemOut, 429: ProblemOut},
+)
 def public_vehicle(request: HttpRequest, plate: str) -> Any:
-    """Is this vehicle authorized? Permit number, line, seal validity — never personal data."""
-    result = vehicle_status(plate)
+    """Is this vehicle authorized? `authorized` and the `reasons` for every valid plate (an unknown
+    plate is not authorized), and one record per jurisdiction: permit number, line, seal validity —
+    never personal data. Sends an ETag (If-None-Match → 304); more than the public rate limit of
+    requests from one address → 429 with Retry-After."""
+    over_limit = throttle.start(request)  # the cache's answer is read after the database's
+    try:
+        result = vehicle_status(plate)
+    finally:
+        refused = over_limit()
+    if refused is not None:
+        return refused
     if not result["valid_plate"]:
-        raise HttpError(422, result["error"])
-    return result
+        return problem(422, result["error"])
+    response = HttpResponse(orjson.dumps(result), content_type="application/json")
+    return conditional(request, response)
 
 
 @router.get("/gtfs/{jurisdiction}")

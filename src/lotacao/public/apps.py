@@ -5,3 +5,8 @@ class PublicConfig(AppConfig):
     name = "lotacao.public"
     label = "public"
     verbose_name = "Consulta pública"
+
+    def ready(self) -> None:
+        from lotacao.public import readmodel
+
+        readmodel.connect()

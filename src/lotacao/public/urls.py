@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.urls import path
 
 from lotacao.public import chartering, views
@@ -12,3 +13,5 @@ urlpatterns = [
     path("fretamento/crc/<uuid:token>/", chartering.crc_page, name="chartering_crc"),
     path("fretamento/viagens/<uuid:token>/", chartering.trip_page, name="chartering_trip"),
 ]
+if getattr(settings, "LOTACAO_BENCH_VIEWS", False):
+    urlpatterns.append(path("bench/json/", views.bare_json, name="bench_json"))

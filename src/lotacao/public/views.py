@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 
@@ -9,7 +9,9 @@ from lotacao.core.models import Jurisdiction
 from lotacao.core.vehicle_verdict import clean_plate
 from lotacao.lines import maps
 from lotacao.lines import selectors as lines_selectors
+from lotacao.public.http import conditional
 from lotacao.public.selectors import vehicle_status
+from lotacao.public.throttle import throttled
 
 
 def search(request: HttpRequest) -> HttpResponse:
@@ -24,10 +26,22 @@ def search(request: HttpRequest) -> HttpResponse:
 
 
 def vehicle(request: HttpRequest, plate: str) -> HttpResponse:
+    refused = throttled(request)
+    if refused is not None:  # the page answers in words; the API with a problem body
+        page = render(request, "public/too_many.html", {"retry": refused["Retry-After"]}, status=429)
+        page["Retry-After"] = refused["Retry-After"]
+        return page
     result = vehicle_status(plate)
-    return render(
+    response = render(
         request, "public/vehicle.html", {"result": result}, status=200 if result["valid_plate"] else 400
     )
+    return conditional(request, response)
+
+
+def bare_json(request: HttpRequest) -> HttpResponse:
+    """The bench's yardstick (bench/bench_public.py): a JSON view that does nothing, served by the
+    same stack. Routed only when LOTACAO_BENCH_VIEWS is on."""
+    return JsonResponse({"ok": True})
 
 
 def lines(request: HttpRequest, jurisdiction: str) -> HttpResponse:

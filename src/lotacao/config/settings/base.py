@@ -206,3 +206,15 @@ LOGGING = {
         "fontTools": {"level": "WARNING"},
     },
 }
+
+# The public plate check (lotacao.public): its rate limit per client address ("requests/seconds",
+# counted in the shared cache), the proxies in front of the app (X-Forwarded-For hops to trust),
+# and the replica it may read from (see docs/deployment.md). LOTACAO_BENCH_VIEWS routes the bench's
+# bare JSON view (bench/bench_public.py), never on in a real installation.
+LOTACAO_PUBLIC_RATE_LIMIT = os.environ.get("LOTACAO_PUBLIC_RATE_LIMIT", "120/60")
+LOTACAO_PROXY_COUNT = int(os.environ.get("LOTACAO_PROXY_COUNT", "0"))
+LOTACAO_PUBLIC_REPLICA: str | None = None
+LOTACAO_PUBLIC_REPLICA_MAX_LAG = float(os.environ.get("LOTACAO_PUBLIC_REPLICA_MAX_LAG", "1"))
+LOTACAO_PUBLIC_REPLICA_PROBE_SECONDS = float(os.environ.get("LOTACAO_PUBLIC_REPLICA_PROBE_SECONDS", "5"))
+DATABASE_ROUTERS = ["lotacao.public.routing.PublicReplicaRouter"]
+LOTACAO_BENCH_VIEWS = os.environ.get("LOTACAO_BENCH_VIEWS") == "1"

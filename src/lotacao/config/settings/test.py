@@ -11,8 +11,14 @@ SECRET_KEY = "test-only-key-not-secret"  # noqa: S105
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=0)}
+    # A second database standing in for the public check's replica (tests/public/test_replica.py);
+    # created only for the tests that ask for it.
+    DATABASES["replica"] = {**DATABASES["default"], "NAME": f"{DATABASES['default']['NAME']}_replica"}
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+    DATABASES = {
+        "default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"},
+        "replica": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"},
+    }
 # Fast hashing in tests, except the test that checks Argon2 is the production hasher.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *PASSWORD_HASHERS]  # noqa: F405
 STORAGES = {

@@ -1,0 +1,410 @@
+"""The public plate check's read model: kept current in the writer's transaction, filled by readers.
+
+The SQL here is written by hand (an upsert that bumps a version, a join on the plate): table names
+come from the models' meta and every value is a bound parameter, hence the S608 exemptions.
+
+Reading a plate is one indexed query on `PublicAnswer` (a second one, on the vehicles, only for a
+plate that has no row). A row is served as stored while it is clean and computed for today;
+otherwise the answer is computed from the domains (`core.vehicle_verdict.merged_verdict`: every
+provider of the `public_vehicle_info` seam) and written back only if the row's version did not move.
+
+What keeps it current:
+- every save or delete of a model the answer is made of (`WATCHED`) marks the affected rows dirty
+  and bumps their version in the same transaction, inserting a dirty row for a vehicle that has
+  none yet, so a reader that computed from an older snapshot can never write its answer over it;
+- `core.vehicle_verdict.changed(...)` (the `verdict_changed` signal) for a service that changes
+  them by a path that saves no model;
+- the nightly job `refresh` for what changes with the date alone (a seal or a permit expiring, a
+  suspension or a measure ending): it recomputes every row not computed for the new day. Until it
+  reaches a row, that row is computed when asked, as before.
+
+`tests/public/test_readmodel.py` checks that every table the computation reads is watched.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+from django.apps import apps
+from django.db import InterfaceError, OperationalError, connections, router
+from django.db.models import Model
+from django.db.models.signals import post_delete, post_save, pre_save
+
+from lotacao.core.vehicle_verdict import merged_verdict, verdict_changed
+
+log = logging.getLogger("lotacao.public")
+
+PUBLIC_KEYS = (
+    "authorized",
+    "permit_number",
+    "permit_status",
+    "permit_valid_until",
+    "line_code",
+    "line_name",
+    "seal_valid_until",
+    "insurance_valid_until",
+    "reasons",
+    "company_name",
+    "company_cnpj",
+    "crc_status",
+    "crc_valid_until",
+    "modalities",
+)
+
+
+# --------------------------------------------------------------------------- computing an answer
+
+
+def compute(vehicle: Any, day: dt.date, lines: dict[tuple[str, str], bool] | None = None) -> dict[str, Any]:
+    """The public record of one vehicle on `day` (no personal data), JSON-ready. `lines` remembers,
+    within one batch of the nightly run, whether a line has a public page (many vehicles share a
+    line). It is emptied after each batch's versions are read: a line changed after that marks its
+    vehicles, whose rows the run then cannot write, and one changed before is read fresh."""
+    from lotacao.lines import selectors as lines_selectors
+
+    info = merged_verdict(vehicle, day)
+    place = lines_selectors.vehicle_place(vehicle, day)  # the line the vehicle operates today
+    if place is not None:
+        info.update(line_code=place.line.code, line_name=place.line.name)
+    record: dict[str, Any] = {k: info[k] for k in PUBLIC_KEYS if k in info}
+    line_key = (vehicle.jurisdiction_id, info.get("line_code") or "")
+    if lines is not None and line_key in lines:
+        record["line_public"] = lines[line_key]
+    else:
+        record["line_public"] = lines_selectors.public_line_exists(line_key[0], info.get("line_code"), day)
+        if lines is not None:
+            lines[line_key] = record["line_public"]
+    record.update(
+        jurisdiction=vehicle.jurisdiction_id,
+        jurisdiction_name=vehicle.jurisdiction.name,
+        agency=vehicle.jurisdiction.official_name,
+        category=vehicle.get_category_display(),
+        manufacture_year=vehicle.manufacture_year,
+    )
+    # Dates as ISO text, exactly as the API has always answered them.
+    return dict(orjson.loads(orjson.dumps(record, default=str)))
+
+
+def _vehicles(ids: Iterable[int]) -> list[Any]:
+    from lotacao.registry.models import Vehicle
+
+    return list(Vehicle.unscoped.filter(pk__in=list(ids)).select_related("jurisdiction").order_by("pk"))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _table() -> str:
+    from lotacao.public.models import PublicAnswer
+
+    return PublicAnswer._meta.db_table
+
+
+def _write_alias() -> str:
+    from lotacao.public.models import PublicAnswer
+
+    return router.db_for_write(PublicAnswer) or "default"
+
+
+def _read_alias() -> str:
+    from lotacao.public.models import PublicAnswer
+
+    return router.db_for_read(PublicAnswer) or "default"
+
+
+def records(plate: str, day: dt.date) -> list[dict[str, Any]]:
+    """The public records of a (clean) plate on today's date `day`, one per jurisdiction.
+
+    One query: the plate's vehicles with their rows (none for an unknown plate)."""
+    from lotacao.registry.models import Vehicle
+
+    sql = (
+        f"SELECT v.id, a.day, a.dirty, a.version, a.body FROM {Vehicle._meta.db_table} v "  # noqa: S608
+        f"LEFT JOIN {_table()} a ON a.vehicle_id = v.id WHERE v.plate = %s ORDER BY v.id"
+    )
+    conn = connections[_read_alias()]
+    retry = not conn.in_atomic_block
+    if retry:
+        # No "SELECT 1" probe before the query (CONN_HEALTH_CHECKS) — it would double the
+        # round trips of the public check; a connection found broken is reopened once instead.
+        conn.health_check_done = True  # type: ignore[attr-defined]
+    try:
+        with conn.cursor() as cursor:
+            cursor.execute(sql, [plate])
+            rows = cursor.fetchall()
+    except (OperationalError, InterfaceError):
+        if not retry:
+            raise
+        conn.close()
+        with conn.cursor() as cursor:
+            cursor.execute(sql, [plate])
+            rows = cursor.fetchall()
+    out: dict[int, dict[str, Any]] = {}
+    stale: dict[int, int | None] = {}
+    for vehicle_id, row_day, dirty, version, body in rows:
+        if isinstance(row_day, str):  # SQLite through a raw cursor
+            row_day = dt.date.fromisoformat(row_day)
+        if version is None:  # a vehicle without a row yet (loaded in bulk)
+            stale[vehicle_id] = None
+        elif dirty or row_day != day or not body:
+            stale[vehicle_id] = version
+        else:
+            out[vehicle_id] = orjson.loads(body)
+    for vehicle in _vehicles(stale) if stale else []:
+        record = compute(vehicle, day)
+        version = stale[vehicle.pk]
+        if version is None:
+            _insert(vehicle, day, record)
+        else:
+            _store(vehicle.pk, version, day, record)
+        out[vehicle.pk] = record
+    return [out[k] for k in sorted(out)]
+
+
+def _json(record: dict[str, Any]) -> str:
+    return orjson.dumps(record).decode()
+
+
+def _store(vehicle_id: int, version: int, day: dt.date, record: dict[str, Any]) -> bool:
+    """Write a computed answer unless the row changed since it was read (its version moved)."""
+    with connections[_write_alias()].cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_table()} SET body = %s, day = %s, dirty = %s "  # noqa: S608 (table name from the model)
+            "WHERE vehicle_id = %s AND version = %s",
+            [_json(record), day, False, vehicle_id, version],
+        )
+        return bool(cursor.rowcount)
+
+
+def _insert(vehicle: Any, day: dt.date, record: dict[str, Any]) -> None:
+    """A first row for a vehicle; a row a writer inserted meanwhile (dirty) is left as it is."""
+    with connections[_write_alias()].cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {_table()} (vehicle_id, plate, jurisdiction, day, body, version, dirty) "  # noqa: S608
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (vehicle_id) DO NOTHING",
+            [vehicle.pk, vehicle.plate, vehicle.jurisdiction_id, day, _json(record), 0, False],
+        )
+
+
+# --------------------------------------------------------------------------- marking rows dirty
+
+
+@dataclass
+class Targets:
+    """The vehicles a change reaches, by what identifies them."""
+
+    vehicle_ids: set[int] = field(default_factory=set)
+    holder_ids: set[int] = field(default_factory=set)
+    plates: set[tuple[str, str]] = field(default_factory=set)  # (jurisdiction, plate)
+    line_ids: set[int] = field(default_factory=set)
+    jurisdictions: set[str] = field(default_factory=set)
+
+    def __or__(self, other: Targets) -> Targets:
+        return Targets(
+            self.vehicle_ids | other.vehicle_ids,
+            self.holder_ids | other.holder_ids,
+            self.plates | other.plates,
+            self.line_ids | other.line_ids,
+            self.jurisdictions | other.jurisdictions,
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.vehicle_ids or self.holder_ids or self.plates or self.line_ids or self.jurisdictions)
+
+
+def mark(targets: Targets, using: str = "default") -> int:
+    """Mark the rows of the vehicles reached dirty (a new version), inserting dirty rows for those
+    without one — in the caller's transaction. Returns how many rows were touched."""
+    if not targets:
+        return 0
+    from lotacao.permits.models import Permit
+    from lotacao.registry.models import Vehicle
+
+    vehicles = Vehicle._meta.db_table
+    where: list[str] = []
+    params: list[Any] = []
+    if targets.vehicle_ids:
+        where.append(f"v.id IN ({', '.join(['%s'] * len(targets.vehicle_ids))})")
+        params.extend(sorted(targets.vehicle_ids))
+    if targets.holder_ids:
+        where.append(f"v.holder_id IN ({', '.join(['%s'] * len(targets.holder_ids))})")
+        params.extend(sorted(targets.holder_ids))
+    for code, plate in sorted(targets.plates):
+        where.append("(v.jurisdiction_id = %s AND v.plate = %s)")
+        params.extend([code, plate])
+    if targets.line_ids:
+        marks = ", ".join(["%s"] * len(targets.line_ids))
+        where.append(f"v.id IN (SELECT vehicle_id FROM {Permit._meta.db_table} WHERE line_id IN ({marks}))")  # noqa: S608
+        params.extend(sorted(targets.line_ids))
+    if targets.jurisdictions:
+        where.append(f"v.jurisdiction_id IN ({', '.join(['%s'] * len(targets.jurisdictions))})")
+        params.extend(sorted(targets.jurisdictions))
+    table = _table()
+    sql = (
+        f"INSERT INTO {table} (vehicle_id, plate, jurisdiction, day, body, version, dirty) "  # noqa: S608
+        f"SELECT v.id, v.plate, v.jurisdiction_id, NULL, '', 1, %s FROM {vehicles} v "
+        f"WHERE {' OR '.join(where)} "
+        f"ON CONFLICT (vehicle_id) DO UPDATE SET dirty = %s, version = {table}.version + 1, "
+        "plate = excluded.plate, jurisdiction = excluded.jurisdiction"
+    )
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql, [True, *params, True])
+        return int(cursor.rowcount)
+
+
+def _notice_targets(notice: Any) -> Targets:
+    if notice is None:
+        return Targets()
+    found = Targets(plates={(notice.jurisdiction_id, notice.plate)} if notice.plate else set())
+    if notice.vehicle_id:
+        found.vehicle_ids.add(notice.vehicle_id)
+    return found
+
+
+def _measure_targets(measure: Any) -> Targets:
+    from lotacao.enforcement.models import InfractionNotice
+
+    return _notice_targets(InfractionNotice._base_manager.filter(pk=measure.notice_id).first())
+
+
+def _vehicle(obj: Any) -> Targets:
+    return Targets(vehicle_ids={obj.vehicle_id} if obj.vehicle_id else set())
+
+
+def _holder(obj: Any) -> Targets:
+    return Targets(holder_ids={obj.holder_id} if obj.holder_id else set())
+
+
+def _jurisdiction(obj: Any) -> Targets:
+    return Targets(jurisdictions={obj.jurisdiction_id})
+
+
+# What each watched model reaches. The answer is made of these rows and of nothing else (a test
+# walks the tables the computation reads and finds each here).
+WATCHED: dict[str, Callable[[Any], Targets]] = {
+    "registry.Vehicle": lambda v: Targets(vehicle_ids={v.pk}),
+    "registry.Holder": lambda h: Targets(holder_ids={h.pk}),
+    "registry.Company": _jurisdiction,  # a chartering company's trade name
+    "registry.Line": lambda line: Targets(line_ids={line.pk}),
+    "permits.Permit": _vehicle,
+    "inspections.Seal": _vehicle,
+    "inspections.InsurancePolicy": _vehicle,
+    "enforcement.InfractionNotice": _notice_targets,
+    "enforcement.Measure": _measure_targets,
+    "enforcement.CourseRequirement": _holder,
+    "lines.LineVersion": lambda version: Targets(line_ids={version.line_id}),
+    "lines.Place": _vehicle,  # the line the vehicle operates (a place moved to another line)
+    "chartering.CharteringCompany": _jurisdiction,
+    "chartering.Crc": _jurisdiction,
+    "chartering.CrcApplication": _jurisdiction,
+    "chartering.FleetVehicle": _jurisdiction,
+    "chartering.Sanction": _jurisdiction,
+    "core.Jurisdiction": lambda j: Targets(jurisdictions={j.pk}),
+    "core.AgencyValue": _jurisdiction,
+}
+
+
+def _before_save(
+    sender: type[Model], instance: Any, raw: bool = False, using: str = "default", **kw: Any
+) -> None:
+    """A row about to change may leave the vehicles it reached (a permit moved to another vehicle)."""
+    if instance.pk is None:
+        return
+    old = sender._base_manager.using(using).filter(pk=instance.pk).first()
+    if old is not None:
+        instance._public_targets_before = WATCHED[sender._meta.label](old)
+
+
+def _after_save(sender: type[Model], instance: Any, using: str = "default", **kw: Any) -> None:
+    targets = WATCHED[sender._meta.label](instance)
+    before = instance.__dict__.pop("_public_targets_before", None)
+    mark(targets | before if before else targets, using)
+
+
+def _after_delete(sender: type[Model], instance: Any, using: str = "default", **kw: Any) -> None:
+    mark(WATCHED[sender._meta.label](instance), using)
+
+
+def _on_changed(sender: Any, using: str = "default", **kw: Any) -> None:
+    mark(
+        Targets(
+            set(kw.get("vehicle_ids") or ()),
+            set(kw.get("holder_ids") or ()),
+            set(kw.get("plates") or ()),
+            set(kw.get("line_ids") or ()),
+            set(kw.get("jurisdictions") or ()),
+        ),
+        using,
+    )
+
+
+def connect() -> None:
+    """Follow the watched models (from PublicConfig.ready())."""
+    for label in WATCHED:
+        model = apps.get_model(label)
+        uid = f"lotacao.public.readmodel:{label}"
+        pre_save.connect(_before_save, sender=model, dispatch_uid=uid)
+        post_save.connect(_after_save, sender=model, dispatch_uid=uid)
+        post_delete.connect(_after_delete, sender=model, dispatch_uid=uid)
+    verdict_changed.connect(_on_changed, dispatch_uid="lotacao.public.readmodel")
+
+
+# --------------------------------------------------------------------------- the nightly job
+
+
+def refresh(day: dt.date, batch: int = 500, vehicle_ids: list[int] | None = None) -> dict[str, int]:
+    """Recompute every answer not computed for `day` (or marked dirty), adding the vehicles that
+    have no row yet (loaded in bulk). The nightly job; also `manage.py build_public_answers`.
+    `vehicle_ids` limits it to those vehicles (the bench's sample)."""
+    from lotacao.registry.models import Vehicle
+
+    table = _table()
+    alias = _write_alias()
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (vehicle_id, plate, jurisdiction, day, body, version, dirty) "  # noqa: S608
+            f"SELECT v.id, v.plate, v.jurisdiction_id, NULL, '', 0, %s FROM {Vehicle._meta.db_table} v "
+            f"WHERE NOT EXISTS (SELECT 1 FROM {table} a WHERE a.vehicle_id = v.id) "
+            "ON CONFLICT (vehicle_id) DO NOTHING",
+            [True],
+        )
+        added = cursor.rowcount
+    wanted = sorted(set(vehicle_ids)) if vehicle_ids is not None else None
+    lines: dict[tuple[str, str], bool] = {}
+    done = kept = 0
+    last = 0
+    while True:
+        sql = (
+            f"SELECT vehicle_id, version FROM {table} WHERE vehicle_id > %s "  # noqa: S608
+            "AND (dirty = %s OR day IS NULL OR day <> %s)"
+        )
+        params: list[Any] = [last, True, day]
+        if wanted is not None:
+            chunk = [v for v in wanted if v > last][:batch]
+            if not chunk:
+                break
+            sql += f" AND vehicle_id IN ({', '.join(['%s'] * len(chunk))})"
+            params.extend(chunk)
+        with connections[alias].cursor() as cursor:
+            cursor.execute(sql + " ORDER BY vehicle_id LIMIT %s", [*params, batch])
+            rows = cursor.fetchall()
+        if wanted is not None:
+            last = chunk[-1]
+        elif not rows:
+            break
+        else:
+            last = rows[-1][0]
+        versions = dict(rows)
+        lines.clear()  # what it remembers is never older than the versions just read
+        for vehicle in _vehicles(versions):
+            if _store(vehicle.pk, versions[vehicle.pk], day, compute(vehicle, day, lines)):
+                done += 1
+            else:
+                kept += 1  # changed meanwhile: the next reader computes it
+    log.info("public answers refreshed for %s: %s", day.isoformat(), done)
+    return {"novas": max(added, 0), "recalculadas": done, "alteradas_durante": kept}

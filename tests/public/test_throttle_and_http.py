@@ -1,0 +1,106 @@
+"""The public API's rate limit (429 with Retry-After, counted in the shared cache) and its HTTP
+caching (ETag and conditional GET)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.core.cache import caches
+from django.core.management import call_command
+from django.utils import timezone
+
+API = "/api/public/vehicles/"
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    caches["default"].clear()
+
+
+def test_over_the_limit_an_address_gets_429_with_retry_after(world: Any, client: Any, settings: Any) -> None:
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "3/60"
+    for _ in range(3):
+        assert client.get(API + "ABA1C23").status_code == 200
+    refused = client.get(API + "ABA1C23")
+    assert refused.status_code == 429
+    assert refused["Content-Type"] == "application/problem+json"
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert "Muitas consultas" in refused.json()["detail"] and refused.json()["status"] == 429
+    # The page is counted with the API; another address is not.
+    page = client.get("/publico/veiculos/ABA1C23/")
+    assert page.status_code == 429 and "Tente de novo em" in page.content.decode() and page["Retry-After"]
+    assert client.get(API + "ABA1C23", REMOTE_ADDR="10.0.0.2").status_code == 200
+
+
+def test_behind_a_proxy_the_forwarded_address_is_counted(world: Any, client: Any, settings: Any) -> None:
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "2/60"
+    settings.LOTACAO_PROXY_COUNT = 1
+    for _ in range(2):
+        assert client.get(API + "ABA1C23", HTTP_X_FORWARDED_FOR="198.51.100.7").status_code == 200
+    assert client.get(API + "ABA1C23", HTTP_X_FORWARDED_FOR="198.51.100.7").status_code == 429
+    # Same proxy (REMOTE_ADDR), another passenger behind it.
+    assert client.get(API + "ABA1C23", HTTP_X_FORWARDED_FOR="198.51.100.8").status_code == 200
+
+
+def test_a_passenger_checking_plates_never_meets_the_default_limit(world: Any, client: Any) -> None:
+    from django.conf import settings
+
+    assert settings.LOTACAO_PUBLIC_RATE_LIMIT == "120/60"
+    for n in range(40):  # forty plates in a minute: far more than anyone at a stop
+        assert client.get(API + ("ABA1C23" if n % 2 else "ZZZ9Z99")).status_code == 200
+
+
+def test_the_counter_lives_in_the_database_cache_shared_by_every_process(
+    world: Any, client: Any, settings: Any
+) -> None:
+    """Production without Redis keeps the counters in a database table: each app server sees them."""
+    backend = "django.core.cache.backends.db.DatabaseCache"
+    settings.CACHES = {"default": {"BACKEND": backend, "LOCATION": "lotacao_cache_test"}}
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "2/60"
+    call_command("createcachetable", verbosity=0)
+    from django.db import connection
+
+    caches["default"].clear()
+    assert client.get(API + "ABA1C23").status_code == 200
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM lotacao_cache_test WHERE cache_key LIKE %s", ["%public-rate%"])
+        assert cursor.fetchone()[0] == 1
+    assert client.get(API + "ABA1C23").status_code == 200
+    assert client.get(API + "ABA1C23").status_code == 429
+
+
+def test_a_failing_cache_lets_the_public_check_answer(world: Any, client: Any, monkeypatch: Any) -> None:
+    from lotacao.public import throttle
+
+    def down(*args: Any, **kwargs: Any) -> int:
+        raise ConnectionError("cache fora do ar")
+
+    monkeypatch.setattr(throttle, "_count", down)
+    assert client.get(API + "ABA1C23").status_code == 200
+
+
+def test_the_answer_has_an_etag_and_a_conditional_get_is_304_until_it_changes(
+    world: Any, client: Any
+) -> None:
+    from lotacao.permits.services.sanctions import suspend_permit
+
+    first = client.get(API + "ABA1C23")
+    assert first.status_code == 200 and first["Cache-Control"] == "public, no-cache"
+    tag = first["ETag"]
+    again = client.get(API + "ABA1C23", HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again["ETag"] == tag and again.content == b""
+    permit = world.objects["recife"]["permits.permit"]
+    suspend_permit(
+        actor=world.users["gestor.recife"], permit=permit, until=timezone.localdate() + dt.timedelta(days=3),
+        reason="teste",
+    )
+    changed = client.get(API + "ABA1C23", HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag and changed.json()["authorized"] is False
+
+
+def test_the_openapi_declares_the_answers(client: Any, db: Any) -> None:
+    operation = client.get("/api/openapi.json").json()["paths"]["/api/public/vehicles/{plate}"]["get"]
+    assert {"200", "304", "422", "429"} <= set(operation["responses"])
+    assert "authorized" in str(client.get("/api/openapi.json").json()["components"])
