@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError
+from ninja.errors import ValidationError as InputError
 
 from lotacao.api.auth import AUTH
 from lotacao.billing import api as billing_api
@@ -59,6 +60,52 @@ for prefix, router in ROUTERS:
 @api.exception_handler(ValidationError)
 def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     return refused(exc.messages)
+
+
+# What pydantic says of a parameter or a field, in Portuguese (its English `msg` is never shown).
+INPUT_MESSAGES = {
+    "missing": "é obrigatório",
+    "greater_than_equal": "deve ser maior ou igual a {ge}",
+    "greater_than": "deve ser maior que {gt}",
+    "less_than_equal": "deve ser menor ou igual a {le}",
+    "less_than": "deve ser menor que {lt}",
+    "int_parsing": "deve ser um número inteiro",
+    "int_type": "deve ser um número inteiro",
+    "int_from_float": "deve ser um número inteiro",
+    "float_parsing": "deve ser um número",
+    "decimal_parsing": "deve ser um número",
+    "bool_parsing": "deve ser verdadeiro ou falso",
+    "string_type": "deve ser um texto",
+    "string_too_long": "tem mais de {max_length} caracteres",
+    "string_too_short": "deve ter pelo menos {min_length} caracteres",
+    "date_parsing": "deve ser uma data no formato AAAA-MM-DD",
+    "date_from_datetime_parsing": "deve ser uma data no formato AAAA-MM-DD",
+    "datetime_parsing": "deve ser uma data e hora no formato ISO 8601",
+    "datetime_from_date_parsing": "deve ser uma data e hora no formato ISO 8601",
+    "literal_error": "não é um dos valores aceitos",
+    "enum": "não é um dos valores aceitos",
+    "list_type": "deve ser uma lista",
+    "dict_type": "deve ser um objeto",
+    "model_attributes_type": "deve ser um objeto",
+    "json_invalid": "não é um JSON válido",
+}
+
+
+def input_message(error: dict[str, object]) -> str:
+    """One pydantic error as a Portuguese sentence naming the field (`body.reason`, `query.limit`)."""
+    where = ".".join(str(part) for part in error.get("loc", ()) if part != "payload") or "requisição"  # type: ignore[attr-defined]
+    template = INPUT_MESSAGES.get(str(error.get("type", "")), "tem um valor inválido")
+    context = error.get("ctx") or {}
+    try:
+        text = template.format(**context)  # type: ignore[arg-type]
+    except (KeyError, IndexError, ValueError):
+        text = "tem um valor inválido"
+    return f"{where}: {text}."
+
+
+@api.exception_handler(InputError)
+def input_error(request: HttpRequest, exc: InputError) -> HttpResponse:
+    return refused([input_message(error) for error in exc.errors])
 
 
 @api.exception_handler(HttpError)

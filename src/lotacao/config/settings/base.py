@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "axes",
     "csp",
+    "ninja",  # Swagger UI's files served from our own static files (/api/docs under our CSP)
     "lotacao.core",
     "lotacao.accounts",
     "lotacao.audit",
@@ -61,6 +62,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "lotacao.core.middleware.BadInputMiddleware",
+    "lotacao.core.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
