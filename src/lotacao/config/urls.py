@@ -2,8 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from lotacao.api.main import api
+from lotacao.ops import health
 
 urlpatterns = [
+    # Liveness (no database) and readiness (database, migrations, nightly jobs): lotacao.ops.health.
+    path("saude/vivo/", health.liveness, name="liveness"),
+    path("saude/pronto/", health.readiness, name="readiness"),
     path("", include("lotacao.web.urls")),
     path("conta/", include("lotacao.accounts.urls")),
     path("cadastro/", include("lotacao.registry.urls")),
