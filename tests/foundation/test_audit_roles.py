@@ -48,6 +48,12 @@ def _connect_as(role: str) -> psycopg.Connection[Any]:
     return psycopg.connect(**params, autocommit=True)
 
 
+def _count(conn: psycopg.Connection[Any], query: str) -> int:
+    row = conn.execute(query).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def _refused(conn: psycopg.Connection[Any], statement: str) -> str:
     with pytest.raises(psycopg.errors.InsufficientPrivilege) as info:
         conn.execute(statement)
@@ -63,14 +69,14 @@ def test_the_serving_role_can_only_insert_and_select_on_the_audit_table(
     with _connect_as(serving_role) as conn:
         who = conn.execute("SELECT current_user, rolsuper FROM pg_roles WHERE rolname = current_user")
         assert who.fetchone() == (serving_role, False)
-        before = conn.execute(f"SELECT count(*) FROM {AUDIT_TABLE}").fetchone()[0]
+        before = _count(conn, f"SELECT count(*) FROM {AUDIT_TABLE}")
         assert before > 0  # the world's creations were audited
         conn.execute(
             f"INSERT INTO {AUDIT_TABLE} "
             "(at, actor_label, action, object_type, object_id, object_repr, reason) "
             "VALUES (now(), 'teste', 'person.created', 'registry.person', '1', '', 'papel de serviço')"
         )
-        assert conn.execute(f"SELECT count(*) FROM {AUDIT_TABLE}").fetchone()[0] == before + 1
+        assert _count(conn, f"SELECT count(*) FROM {AUDIT_TABLE}") == before + 1
 
         assert "permission denied" in _refused(conn, f"UPDATE {AUDIT_TABLE} SET reason = 'apagado'")
         assert "permission denied" in _refused(conn, f"DELETE FROM {AUDIT_TABLE}")
@@ -81,7 +87,7 @@ def test_the_serving_role_can_only_insert_and_select_on_the_audit_table(
         )
         assert "session_replication_role" in _refused(conn, "SET session_replication_role = replica")
         assert "must be owner" in _refused(conn, f"DROP TABLE {AUDIT_TABLE}")
-        assert conn.execute(f"SELECT count(*) FROM {AUDIT_TABLE}").fetchone()[0] == before + 1
+        assert _count(conn, f"SELECT count(*) FROM {AUDIT_TABLE}") == before + 1
 
         # everywhere else, the privileges a web application needs
         person_id = world.objects["recife"]["registry.person"].pk
@@ -90,7 +96,7 @@ def test_the_serving_role_can_only_insert_and_select_on_the_audit_table(
         conn.execute(
             "INSERT INTO django_session (session_key, session_data, expire_date) VALUES ('k', 'd', now())"
         )
-        assert conn.execute("SELECT count(*) FROM django_migrations").fetchone()[0] > 0
+        assert _count(conn, "SELECT count(*) FROM django_migrations") > 0
 
 
 def test_running_the_grant_twice_changes_nothing_and_refuses_a_superuser_or_the_owner(
