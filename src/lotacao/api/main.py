@@ -7,13 +7,16 @@ screens, so tenancy and permissions are the same.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
-from ninja.errors import AuthenticationError, HttpError
+from ninja.errors import AuthenticationError, HttpError, Throttled
 from ninja.errors import ValidationError as InputError
 
 from lotacao.api.auth import AUTH
+from lotacao.api.openapi import LotacaoOpenAPISchema
 from lotacao.billing import api as billing_api
 from lotacao.chartering import api as chartering_api
 from lotacao.core.problems import problem, refused
@@ -27,7 +30,19 @@ from lotacao.permits import api as permits_api
 from lotacao.public import api as public_api
 from lotacao.registry import api as registry_api
 
-api = NinjaAPI(
+
+class LotacaoAPI(NinjaAPI):
+    """Its OpenAPI declares every error status an operation answers (lotacao.api.openapi)."""
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict[str, Any] | None = None
+    ) -> LotacaoOpenAPISchema:
+        if path_prefix is None:
+            path_prefix = self.get_root_path(path_params or {})
+        return LotacaoOpenAPISchema(self, path_prefix)
+
+
+api = LotacaoAPI(
     title="Lotação",
     version="1",
     description="API do Lotação: cadastros, permissões, veículos e vistorias, e a consulta pública.",
@@ -111,6 +126,19 @@ def input_error(request: HttpRequest, exc: InputError) -> HttpResponse:
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return problem(exc.status_code, str(exc))
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return problem(404, "Não encontrado (ou fora do alcance do seu perfil).")
+
+
+@api.exception_handler(Throttled)
+def throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    response = problem(429, "Muitas requisições: aguarde alguns instantes e tente de novo.")
+    if getattr(exc, "wait", None):
+        response["Retry-After"] = str(max(1, int(exc.wait or 1)))
+    return response
 
 
 @api.exception_handler(AuthenticationError)

@@ -26,3 +26,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]
+
+# A path no API operation matches answers a problem-details 404 on /api/ (lotacao.core.middleware).
+handler404 = "lotacao.core.middleware.not_found"

@@ -99,6 +99,16 @@ class BadInputMiddleware:
         return None
 
 
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler404: on the API, a problem-details 404 (a path no operation matches, such as a
+    negative id); elsewhere Django's own page."""
+    if request.path_info.startswith(API_PREFIX):
+        return problem(404, "Não encontrado: nenhuma operação da API responde neste endereço.")
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception or Exception())
+
+
 class NoStoreMiddleware:
     """`Cache-Control: no-store` for signed-in pages and the non-public API."""
 
