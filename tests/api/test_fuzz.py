@@ -11,11 +11,14 @@ beyond bigint used to reach the database).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
@@ -32,6 +35,19 @@ pytestmark = pytest.mark.django_db
 
 MAX_EXAMPLES = int(os.environ.get("LOTACAO_FUZZ_EXAMPLES", "6"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+
+@pytest.fixture
+def keep_the_test_connection() -> Iterator[None]:
+    """As Django's test client does: a request's end must not close the test's connection (on
+    PostgreSQL with CONN_MAX_AGE=0 it would, and the test's transaction with it)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
@@ -61,7 +77,7 @@ def _fuzzer(operation: Any, headers: dict[str, str]) -> Any:
     return run
 
 
-def test_every_api_operation_survives_fuzzing(operator_token: str) -> None:
+def test_every_api_operation_survives_fuzzing(operator_token: str, keep_the_test_connection: None) -> None:
     operations = _operations()
     assert len(operations) >= 60
     headers = {"Authorization": f"Bearer {operator_token}"}
