@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from lotacao.demo.documents import pdf_bytes
+
 pytestmark = pytest.mark.browser
 
-PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
+PDF = pdf_bytes("Fotos")
 
 
 @pytest.fixture

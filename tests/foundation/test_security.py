@@ -99,3 +99,15 @@ def test_production_refuses_to_start_without_its_settings(missing: str) -> None:
     result = _run_manage(["check"], env)
     assert result.returncode != 0
     assert "Configuração de produção incompleta" in result.stderr and missing in result.stderr
+
+
+def test_login_is_throttled_per_address_across_user_names(world: Any, client: Any) -> None:
+    limit = settings.LOTACAO_LOGIN_ADDRESS_FAILURE_LIMIT
+    assert limit < 25
+    answers = [_login(client, f"inventado{n}", "errada", "10.9.9.9").status_code for n in range(25)]
+    # each name failed once (never the per-name limit), yet the address is locked after `limit`
+    assert answers[: limit - 1] == [200] * (limit - 1) and answers[-1] == 429
+    locked = _login(client, "gestor.recife", "senha-de-teste-123", "10.9.9.9")  # a real user, right password
+    assert locked.status_code == 429 and "a partir deste endereço" in locked.content.decode()
+    # another address is not affected
+    assert _login(client, "gestor.recife", "senha-de-teste-123", "10.9.9.10").status_code == 302

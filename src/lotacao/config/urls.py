@@ -2,8 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from lotacao.api.main import api
+from lotacao.ops import health
 
 urlpatterns = [
+    # Liveness (no database) and readiness (database, migrations, nightly jobs): lotacao.ops.health.
+    path("saude/vivo/", health.liveness, name="liveness"),
+    path("saude/pronto/", health.readiness, name="readiness"),
     path("", include("lotacao.web.urls")),
     path("conta/", include("lotacao.accounts.urls")),
     path("cadastro/", include("lotacao.registry.urls")),
@@ -22,3 +26,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]
+
+# A path no API operation matches answers a problem-details 404 on /api/ (lotacao.core.middleware).
+handler404 = "lotacao.core.middleware.not_found"

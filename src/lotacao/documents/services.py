@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.formats import br_date
+from lotacao.core.uploads import check_content
 from lotacao.documents import permissions
 from lotacao.documents.models import Document, SensitiveAccess
 from lotacao.documents.rules import document_types
@@ -89,6 +90,7 @@ def upload_document(
             "O conteúdo do arquivo não é PDF, PNG nem JPEG (a extensão do nome não basta): "
             "envie o documento digitalizado num desses formatos."
         )
+    check_content(file, content_type, name=f"“{str(getattr(file, 'name', '') or 'enviado')[-80:]}”")
     if issued_on is not None and issued_on > day:
         raise ValidationError(f"A data de emissão {br_date(issued_on)} é posterior a hoje.")
     if valid_until is None:

@@ -16,6 +16,7 @@ from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from lotacao.accounts.access import ANONYMOUS
+from lotacao.core.api_params import LIMIT
 from lotacao.permits import actions, services
 from lotacao.permits.models import Permit
 from lotacao.permits.views import run
@@ -109,13 +110,13 @@ def _qs() -> Any:
 
 
 @router.get("/", response=list[PermitOut])
-def list_permits(request: HttpRequest, status: str = "", q: str = "", limit: int = 50) -> list[PermitOut]:
+def list_permits(request: HttpRequest, status: str = "", q: str = "", limit: int = LIMIT) -> list[PermitOut]:
     qs = _qs()
     if status:
         qs = qs.filter(status=status)
     if q:
         qs = qs.filter(number__icontains=q) | qs.filter(vehicle__plate__startswith=q.upper().replace("-", ""))
-    return [_out(p) for p in qs[: min(limit, 500)]]
+    return [_out(p) for p in qs[: limit]]
 
 
 @router.post("/applications", response=PermitOut)

@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 from django.http import HttpRequest, HttpResponse
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from ninja import Router, Schema
 from ninja.errors import HttpError
@@ -64,9 +64,11 @@ def public_vehicle(request: HttpRequest, plate: str) -> Any:
 def public_gtfs(request: HttpRequest, jurisdiction: str) -> HttpResponse:
     """The jurisdiction's GTFS feed (zip): lines, stops and timetables in force — no personal data."""
     today = timezone.localdate()
-    url = request.build_absolute_uri(reverse("public:lines", kwargs={"jurisdiction": jurisdiction}))
     try:
+        url = request.build_absolute_uri(reverse("public:lines", kwargs={"jurisdiction": jurisdiction}))
         feed = gtfs.export(jurisdiction, today, url)
+    except NoReverseMatch as error:  # not a jurisdiction's code at all
+        raise HttpError(404, "Jurisdição desconhecida: não há feed GTFS.") from error
     except gtfs.NoFeed as error:
         raise HttpError(404, "Esta jurisdição não tem linhas: não há feed GTFS.") from error
     response = HttpResponse(feed, content_type="application/zip")

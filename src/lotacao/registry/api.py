@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema
 
+from lotacao.core.api_params import LIMIT
 from lotacao.registry.models import Holder, Line, Person, Vehicle
 
 router = Router(tags=["cadastro"])
@@ -78,12 +79,12 @@ def _vehicle(v: Vehicle) -> VehicleOut:
 
 
 @router.get("/persons", response=list[PersonOut])
-def list_persons(request: HttpRequest, q: str = "", limit: int = 50) -> list[PersonOut]:
+def list_persons(request: HttpRequest, q: str = "", limit: int = LIMIT) -> list[PersonOut]:
     qs = Person.objects.all()
     if q:
         digits = re.sub(r"\D", "", q)
         qs = qs.filter(cpf__startswith=digits) if digits else qs.filter(full_name__icontains=q)
-    return [_person(p) for p in qs[: min(limit, 500)]]
+    return [_person(p) for p in qs[: limit]]
 
 
 @router.get("/persons/{person_id}", response=PersonOut)
@@ -92,11 +93,11 @@ def get_person(request: HttpRequest, person_id: int) -> PersonOut:
 
 
 @router.get("/vehicles", response=list[VehicleOut])
-def list_vehicles(request: HttpRequest, plate: str = "", limit: int = 50) -> list[VehicleOut]:
+def list_vehicles(request: HttpRequest, plate: str = "", limit: int = LIMIT) -> list[VehicleOut]:
     qs = Vehicle.objects.all()
     if plate:
         qs = qs.filter(plate__startswith=re.sub(r"[\s\-]", "", plate).upper())
-    return [_vehicle(v) for v in qs[: min(limit, 500)]]
+    return [_vehicle(v) for v in qs[: limit]]
 
 
 @router.get("/vehicles/{vehicle_id}", response=VehicleOut)

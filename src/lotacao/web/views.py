@@ -139,7 +139,8 @@ def _chartering_portal(
 
 
 def health(request: HttpRequest) -> JsonResponse:
-    """Liveness for the operator's monitoring (and the benchmarks' bare JSON baseline): no database."""
+    """Liveness (and the benchmarks' bare JSON baseline): no database. `/saude/vivo/` is the same
+    check with a Portuguese body; readiness is `/saude/pronto/` (lotacao.ops.health)."""
     return JsonResponse({"status": "ok"})
 
 

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from lotacao.audit.models import AuditEvent
+from lotacao.demo.documents import pdf_bytes
 from lotacao.enforcement.due_process import filings
 from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import (
@@ -41,7 +42,7 @@ def test_a_filing_in_time_gets_a_receipt_and_is_audited(world: Any) -> None:
         day="2025-05-05",
         holder=world.objects["recife"]["registry.holder"],
     )
-    pdf = SimpleUploadedFile("defesa.pdf", b"%PDF-1.4\n%test\n", content_type="application/pdf")
+    pdf = SimpleUploadedFile("defesa.pdf", pdf_bytes("Defesa"), content_type="application/pdf")
     filing = filings.file_defense(
         actor=world.users["atendente.recife"],
         notice=notice,

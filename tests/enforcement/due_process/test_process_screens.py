@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from lotacao.demo.documents import pdf_bytes
 from lotacao.enforcement.due_process import filings, judging
 from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice, JudgingBody
 from tests.enforcement.conftest import at
@@ -40,7 +41,7 @@ def test_the_holder_files_a_defense_in_the_portal_with_a_receipt(world: Any, cli
     assert "Apresentar defesa ou recurso" in page and "Defesa à CDTC" in page
     form = client.get(f"/fiscalizacao/autos/{notice.pk}/defesa/").content.decode()
     assert "prazo até" in form
-    pdf = SimpleUploadedFile("notificacao.pdf", b"%PDF-1.4\n%x\n", content_type="application/pdf")
+    pdf = SimpleUploadedFile("notificacao.pdf", pdf_bytes("Notificação"), content_type="application/pdf")
     response = client.post(
         f"/fiscalizacao/autos/{notice.pk}/defesa/",
         {"text": "Não fui notificado corretamente.", "attachments": [pdf]},

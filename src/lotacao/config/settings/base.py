@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "axes",
     "csp",
+    "ninja",  # Swagger UI's files served from our own static files (/api/docs under our CSP)
     "lotacao.core",
     "lotacao.accounts",
     "lotacao.audit",
@@ -61,6 +62,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "lotacao.core.middleware.BadInputMiddleware",
+    "lotacao.core.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -102,6 +105,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Two roles in production (lotacao.audit.roles, README "Produção"): DATABASE_URL is the serving
+# role, which may only add to and read the audit log; MIGRATE_DATABASE_URL, when set, is the owner
+# of the tables (alias "owner"): `manage.py migrate --database owner`, after which the serving role
+# named by LOTACAO_SERVING_ROLE is granted its privileges.
+if os.environ.get("MIGRATE_DATABASE_URL"):
+    DATABASES["owner"] = dj_database_url.parse(os.environ["MIGRATE_DATABASE_URL"], conn_max_age=0)
+LOTACAO_SERVING_ROLE = os.environ.get("LOTACAO_SERVING_ROLE", "")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -125,9 +135,12 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
-# Login throttling (django-axes): per user name and IP together, with a cool-off.
+# Login throttling (django-axes): per user name and IP together, with a cool-off; and per IP
+# across user names (lotacao.accounts.throttling: 20 failures of any names lock the address).
 AXES_FAILURE_LIMIT = int(os.environ.get("LOTACAO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "lotacao.accounts.throttling.AddressAwareHandler"
+LOTACAO_LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOTACAO_LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOTACAO_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
@@ -182,6 +195,8 @@ LOTACAO_MAP_ATTRIBUTION = os.environ.get(
     "LOTACAO_MAP_ATTRIBUTION", "&copy; colaboradores do OpenStreetMap"
 )
 DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
+# The largest uploaded image, in pixels (lotacao.core.uploads; 50 megapixels by default).
+LOTACAO_UPLOAD_MAX_PIXELS = int(os.environ.get("LOTACAO_UPLOAD_MAX_PIXELS", str(50_000_000)))
 
 # Idempotent API POSTs (lotacao.core.idempotency): the model that stores the keys, and after how
 # many seconds a key left in progress by a worker that died is taken over by a retry.

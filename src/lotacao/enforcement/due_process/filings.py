@@ -35,6 +35,7 @@ def _receipt(notice: InfractionNotice, instance: dict[str, Any]) -> str:
 
 
 def _check_attachment(upload: Any) -> tuple[str, int, str]:
+    from lotacao.core.uploads import check_content
     from lotacao.documents.services import detect_content_type
 
     size = int(getattr(upload, "size", 0) or 0)
@@ -46,6 +47,7 @@ def _check_attachment(upload: Any) -> tuple[str, int, str]:
     content_type = detect_content_type(upload)
     if content_type not in ATTACHMENT_TYPES:
         raise ValidationError(f"O anexo {name} não é PDF, PNG ou JPEG.")
+    check_content(upload, content_type, name=name)
     upload.seek(0)
     digest = hashlib.sha256(upload.read()).hexdigest()
     upload.seek(0)
