@@ -11,6 +11,7 @@ from lotacao.core.tenancy import TenantModel
 
 KIND_LABELS = {
     "permit_application": "Requerimento de permissão",
+    "law.value_missing": "Valor da lei a informar",
     "permit_term": "Vencimento de permissão",
     "document.review": "Documento a analisar",
     "document.expiring": "Documento vencendo",
