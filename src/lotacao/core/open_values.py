@@ -218,3 +218,27 @@ def rows_for(parameter: str) -> tuple[Field, ...] | None:
         return ROWS[parameter]
     prefixes = [p for p in ROWS if p.endswith(".") and parameter.startswith(p)]
     return ROWS[max(prefixes, key=len)] if prefixes else None
+
+
+def words(value: object) -> str:
+    """A mapping value of the law as people read it, by the words of `KEYS`: `Morte, por passageiro
+    (R$): 13.000,00; Responsabilidade civil (R$): ônibus 500.000,00, …` — never the stored keys."""
+    from lotacao.core.formats import brl
+
+    categories = dict(CATEGORIES)
+
+    def one(item: object, money: bool) -> str:
+        if isinstance(item, dict):
+            return ", ".join(f"{categories.get(str(k), 'outro')} {one(v, money)}" for k, v in item.items())
+        if isinstance(item, bool):
+            return "sim" if item else "não"
+        return brl(str(item)).replace("R$", "").strip(" \xa0") if money else str(item)
+
+    if not isinstance(value, dict):
+        return one(value, False)
+    parts = []
+    for key, item in value.items():
+        spec = KEYS.get(str(key))
+        label = spec.label if spec else categories.get(str(key), "outro")
+        parts.append(f"{label}: {one(item, bool(spec and spec.kind == 'money'))}")
+    return "; ".join(parts)

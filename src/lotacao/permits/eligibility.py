@@ -17,6 +17,7 @@ from lotacao.core import open_values
 from lotacao.core.formats import br_date
 from lotacao.core.law import evaluate_case, pack_for
 from lotacao.documents import selectors as document_selectors
+from lotacao.law.words import plural
 from lotacao.permits import rules
 from lotacao.permits.models import Ban, Permit
 
@@ -230,7 +231,10 @@ def _permits_per_holder(code: str, on: dt.date, others: list[Permit], result: El
     return [
         Reason(
             code="permits_per_holder",
-            message=f"Já é titular de {len(others)} permissão(ões): {violation['message']}",
+            message=(
+                    f"Já é titular de {plural(len(others), 'permissão', 'permissões')}: "
+                    f"{violation['message']}"
+                ),
             citation=violation["citation"],
             unblock="Somente após a extinção de uma das permissões atuais.",
         )

@@ -341,3 +341,47 @@ def _day_value(text: str, line: int) -> str:
         return dt.datetime.strptime(text, "%d/%m/%Y").date().isoformat()  # noqa: DTZ007 - a date
     except ValueError as error:
         raise ValidationError(f"Linha {line}: “{text}” não é um dia (use dd/mm ou dd/mm/aaaa).") from error
+
+
+def describe(pack: Pack, parameter: Parameter, value: Any) -> str:
+    """A stored value as people read it: money as R$ 1.234,56, a duration as "15 dias úteis", a
+    list's items and a mapping's fields by their words — never the stored codes or JSON."""
+    kind = parameter.type
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "Sim" if value else "Não"
+    if kind in ("money", "decimal") and not isinstance(value, (dict, list)):
+        text = money_text(value)
+        return f"R$ {text}" if kind == "money" and parameter.unit in (None, "BRL") else text
+    if kind == "duration" and isinstance(value, dict) and len(value) == 1:
+        ((unit, n),) = value.items()
+        return f"{n} {dict(UNITS).get(unit, 'unidades')}"
+    if kind == "string" and parameter.name in open_values.CHOICES:
+        return str(dict(open_values.CHOICES[parameter.name]).get(value, value))
+    form = TypedValueForm(pack=pack, parameter=parameter)
+    codes = dict(form._codes()) if form.shape in ("checks", "keys") else {}
+    if isinstance(value, list):
+        if parameter.name in DAY_LISTS:
+            return "; ".join(_day_text(str(v)) for v in value)
+        return "; ".join(_item(v, codes) for v in value)
+    if isinstance(value, dict):
+        parts = []
+        for key, item in value.items():
+            label = open_values.KEYS[key].label if key in open_values.KEYS else codes.get(str(key), "")
+            parts.append(f"{label}: {_item(item, codes)}" if label else _item(item, codes))
+        return "; ".join(parts)
+    return str(value)
+
+
+def _item(value: Any, codes: dict[str, str]) -> str:
+    if isinstance(value, dict):
+        words = value.get("label") or value.get("text")
+        if words:
+            return str(words)
+        return ", ".join(_item(v, codes) for v in value.values())
+    if isinstance(value, list):
+        return ", ".join(_item(v, codes) for v in value)
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    return codes.get(str(value), str(value))

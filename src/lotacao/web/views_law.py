@@ -22,7 +22,7 @@ from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.law.packs import get_pack
 from lotacao.web import agency_values
 from lotacao.web.forms_law import AnnulForm, ReadjustmentForm
-from lotacao.web.value_forms import TypedValueForm
+from lotacao.web.value_forms import TypedValueForm, describe
 
 # Parameters whose values a manager enters on a typed form of their own (date, percentage, act)
 # rather than the generic one; shown where the jurisdiction's pack has them.
@@ -237,12 +237,19 @@ class AgencyValueDetail(LoginRequiredMixin, View):
     ) -> HttpResponse:
         access = request.access  # type: ignore[attr-defined]
         can_annul = obj.annulled_at is None and access.has_role(obj.jurisdiction_id, "gestor")
+        pack = get_pack(obj.jurisdiction_id)
+        description, value_words = "Valor informado", str(obj.value)
+        if pack.has(obj.parameter):
+            param = pack.parameters[obj.parameter]
+            description, value_words = param.description, describe(pack, param, obj.value)
         return render(
             request,
             "web/law/agency_value.html",
             {
                 "object": obj,
-                "title": str(obj),
+                "title": f"{description} desde {obj.valid_from:%d/%m/%Y}",
+                "description": description,
+                "value_words": value_words,
                 "form": form,
                 "can_annul": can_annul,
                 "events": history(obj)[:50],
