@@ -103,7 +103,7 @@ def test_only_managers_use_the_screen(world: Any, client: Any) -> None:
     page = client.get("/lei/").content.decode()
     assert "Feriados municipais" in page or "feriados" in page.lower()
     assert "calendar.municipal_holidays</" not in page  # ids stay in addresses, never in the text
-    url = "/lei/parametro/calendar.municipal_holidays/?j=recife"
+    url = "/lei/parametro/?j=recife&p=calendar.municipal_holidays"
     act = {"cite": "Lei Municipal nº 1/2026", "reason": "Novo feriado"}
     body = {"j": "recife", "valid_from": "01/01/2026", **act}
     response = client.post(url, {**body, "rows": "3", "r0_day": "16/07", "r1_day": "08/12"})

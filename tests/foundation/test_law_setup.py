@@ -47,13 +47,13 @@ def test_the_checklist_lists_each_open_value_with_what_it_blocks_and_its_link(
     page = client.get("/lei/?j=esteio").content.decode()
     assert "Documentos exigidos do permissionário" in page
     assert "nenhuma permissão pode ser outorgada" in page
-    assert "/lei/parametro/documents.holder/?j=esteio" in page
+    assert "/lei/parametro/?j=esteio&amp;p=documents.holder" in page
     assert "documents.holder</" not in page and "JSON" not in page
 
 
 def _post(client: Any, name: str, code: str, data: dict[str, Any]) -> Any:
     body = {"j": code, "valid_from": "01/01/2026", **ACT, **data}
-    return client.post(f"/lei/parametro/{name}/?j={code}", body)
+    return client.post(f"/lei/parametro/?j={code}&p={name}", body)
 
 
 def _count(code: str) -> int:
@@ -126,7 +126,7 @@ def test_each_type_s_form_saves_typed_input_and_refuses_bad_input(
         bad = {f"k_{groups[0]}": "-3"}
         expected = {g: n for n, g in enumerate(groups, 1)}
     client.force_login(world.users["gestor.esteio"])
-    form_page = client.get(f"/lei/parametro/{name}/?j={code}")
+    form_page = client.get(f"/lei/parametro/?j={code}&p={name}")
     assert form_page.status_code == 200 and "JSON" not in form_page.content.decode()
     before = _count(code)
     refused = _post(client, name, code, bad)
@@ -169,10 +169,12 @@ def test_esteio_grant_block_reaches_the_manager_and_the_supplied_list_unblocks_i
     assert "disabled" in page  # the grant button is off while something blocks it
     assert "documents.holder" not in page
     item = WorkItem.objects.get(jurisdiction_id="esteio", kind=KIND, key="documents.holder", status="aberto")
-    assert item.url == "/lei/parametro/documents.holder/?j=esteio"
+    assert item.url == "/lei/parametro/?j=esteio&p=documents.holder"
     client.get(grant_url)  # meeting the block again opens no second item
     assert WorkItem.objects.filter(kind=KIND, status="aberto").count() == 1
 
+    client.force_login(world.users["fiscal.esteio"])  # the manager's item, not the inspector's
+    assert "Valor da lei a informar" not in client.get("/fila/").content.decode()
     client.force_login(world.users["gestor.esteio"])
     assert "Valor da lei a informar" in client.get("/fila/").content.decode()
     saved = _post(

@@ -43,7 +43,7 @@ def unblock_steps(eligibility: Eligibility, *, holder: Any, manager: bool, on: d
                     reason.message if len(reason.parameters) == 1 else blocks.capitalize() or reason.message
                 )
                 if manager:
-                    url = reverse("law:parameter", args=[parameter]) + f"?j={holder.jurisdiction_id}"
+                    url = reverse("law:parameter") + f"?j={holder.jurisdiction_id}&p={parameter}"
                     steps.append(Step(text, reason.citation, "", url, "Informar o valor"))
                 else:
                     request_value(holder.jurisdiction_id, parameter, on)

@@ -22,11 +22,47 @@ from lotacao.law.pack_model import Pack, Parameter
 DATE_FORMATS = ["%d/%m/%Y"]
 # Lists of dates: a day of every year (dd/mm, stored MM-DD) or one day (dd/mm/aaaa, stored ISO).
 DAY_LISTS = {"calendar.municipal_holidays"}
+# Lists of plain words (one per row); other lists without a schema are engine structures.
+TEXT_LISTS = {"lines.regions"}
 # Lists of the catalogue's infraction codes where the schema does not say so.
 INFRACTION_LISTS = {"penalty.course_codes"}
 # Mapping keys whose value is a list of the notice's field ids.
 NOTICE_FIELD_KEYS = {"always", "registered_service"}
-LIST_LABELS = {"management": "Taxa de gerenciamento", "fusp_f": "Taxa FUSP-F"}
+# The words of the codes a list parameter's schema allows (the pack's modalities and categories come
+# from lotacao.law.words; a code that names another parameter reads as that parameter's description).
+LIST_LABELS = {
+    "management": "Taxa de gerenciamento",
+    "fusp_f": "Taxa FUSP-F",
+    "rst": "Remuneração de Serviços Técnicos",
+    "grant": "outorga",
+    "renewal": "prorrogação",
+    "transfer": "transferência",
+    "agent": "inclusão de preposto",
+    "inspection": "vistoria",
+    "reregistration": "recadastramento",
+    "document": "documentos",
+    "release": "liberação de medida",
+    "iss": "ISS",
+    "pis": "PIS",
+    "cofins": "COFINS",
+    "ir": "Imposto de Renda",
+    "geographic": "geográfica",
+    "temporal": "temporal",
+    "economic": "econômica",
+    "segment": "por trecho",
+    "existing_operator": "já operar o serviço",
+    "association": "pertencer a associação",
+    "service_time": "tempo de serviço",
+    "infractions": "infrações",
+    "death": "morte do permissionário",
+    "disability": "invalidez do permissionário",
+    "third_party": "a terceiro",
+    "consent": "com anuência do órgão",
+    "person": "pessoa física",
+    "company": "pessoa jurídica",
+    "reregistration_holder": "recadastramento do permissionário",
+    "reregistration_vehicle": "recadastramento do veículo",
+}
 
 
 def date_field(label: str, **kwargs: Any) -> forms.DateField:
@@ -110,7 +146,7 @@ def shape(pack: Pack, parameter: Parameter) -> str:
             return "day_rows"
         if schema is not None or name in INFRACTION_LISTS:
             return "checks"
-        return "rows"
+        return "rows" if name in TEXT_LISTS or open_values.rows_for(name) else ""
     if kind == "mapping":
         if isinstance(schema, str):
             return "keys"
@@ -218,8 +254,16 @@ class TypedValueForm(forms.Form):
             return [(g.id, g.label) for g in self.pack.groups.values()]
         if schema == "infractions" or name in INFRACTION_LISTS:
             return [(i.code, _infraction(i)) for i in self.pack.infractions.values()]
-        labels = dict(open_values.CATEGORIES)
-        return [(c, LIST_LABELS.get(c) or labels.get(c) or c) for c in (schema or ())]
+        from lotacao.law.words import MODALITY_PT
+
+        labels = {**dict(open_values.CATEGORIES), **MODALITY_PT}
+
+        def words(code: str) -> str:
+            if self.pack.has(code):
+                return self.pack.parameters[code].description
+            return LIST_LABELS.get(code) or labels.get(code) or "outro"
+
+        return [(c, words(c)) for c in (schema or ())]
 
     def _keys(self) -> list[tuple[str, str]]:
         schema = self.parameter.schema

@@ -22,7 +22,7 @@ from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.law.packs import get_pack
 from lotacao.web import agency_values
 from lotacao.web.forms_law import AnnulForm, ReadjustmentForm
-from lotacao.web.value_forms import TypedValueForm, describe
+from lotacao.web.value_forms import TypedValueForm, describe, shape
 
 # Parameters whose values a manager enters on a typed form of their own (date, percentage, act)
 # rather than the generic one; shown where the jurisdiction's pack has them.
@@ -83,6 +83,7 @@ class LawValues(LoginRequiredMixin, View):
                     "type": param.type,
                     "entry": own,
                     "blocks": open_values.blocks(param.name),
+                    "typed": bool(shape(pack, param)),
                     "url": value_url(jurisdiction.code, param.name),
                 }
             )
@@ -93,6 +94,8 @@ class LawValues(LoginRequiredMixin, View):
             "jurisdiction": jurisdiction,
             "rows": rows,
             "checklist": [r for r in rows if r["entry"].status == "undefined"],
+            "typed_rows": [r for r in rows if r["typed"]],
+            "engine_only": sum(1 for r in rows if not r["typed"]),
             "values": [{"row": v, "description": descriptions.get(v.parameter, "")} for v in values],
             "title": "Valores da lei",
             "undefined": sum(1 for r in rows if r["entry"].status == "undefined"),
@@ -145,7 +148,7 @@ class LawValues(LoginRequiredMixin, View):
 
 
 def value_url(code: str, parameter: str) -> str:
-    return reverse("law:parameter", args=[parameter]) + f"?j={code}"
+    return reverse("law:parameter") + f"?j={code}&p={parameter}"
 
 
 class ParameterValue(LoginRequiredMixin, View):
@@ -191,12 +194,14 @@ class ParameterValue(LoginRequiredMixin, View):
             status=status,
         )
 
-    def get(self, request: HttpRequest, name: str) -> HttpResponse:
+    def get(self, request: HttpRequest) -> HttpResponse:
         jurisdiction = _managed(request)
+        name = request.GET.get("p", "")
         return self._render(request, jurisdiction, self._form(request, jurisdiction, name))
 
-    def post(self, request: HttpRequest, name: str) -> HttpResponse:
+    def post(self, request: HttpRequest) -> HttpResponse:
         jurisdiction = _managed(request)
+        name = request.GET.get("p") or request.POST.get("p", "")
         form = self._form(request, jurisdiction, name)
         if form.is_valid():
             data = form.cleaned_data

@@ -21,7 +21,7 @@ def _spec(code: str, parameter: str) -> WorkItemSpec:
     description = pack_for(code).parameters[parameter].description
     blocks = open_values.blocks(parameter)
     title = f"Informar: {description}" + (f" — {blocks}" if blocks else "")
-    url = reverse("law:parameter", args=[parameter]) + f"?j={code}"
+    url = reverse("law:parameter") + f"?j={code}&p={parameter}"
     return WorkItemSpec(
         jurisdiction_id=code, kind=KIND, key=parameter, title=title[:300], due_on=None, url=url
     )
