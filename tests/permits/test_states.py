@@ -138,7 +138,7 @@ def test_every_status_against_every_transition(make: Any, setup: str, action: st
     status = permit.effective_status(DAY)
     assert status == setup.split()[0]
     transition = states.BY_NAME[action]
-    state_refusal = f"Não é possível {transition.doing}: a permissão está {S(status).label.lower()}"
+    state_refusal = f"Não é possível {transition.doing}: {states.STATUS_PHRASES[S(status)]}"
 
     if status not in transition.sources:
         before = snapshot(permit)
@@ -186,7 +186,7 @@ def test_the_screen_greys_out_what_the_table_refuses(make: Any) -> None:
     assert set(shown) == {a.name for a in actions.ACTIONS}
     for name, action in shown.items():
         assert not action["allowed"]
-        assert re.fullmatch(r"Indisponível: a permissão está cassada\.", action["why"]), name
+        assert re.fullmatch(r"Indisponível: a permissão foi cassada\.", action["why"]), name
     active = make.permit(j)
     shown = {a["name"]: a for a in actions.available(active, DAY, operator)}
     assert {n for n, a in shown.items() if a["allowed"]} == {

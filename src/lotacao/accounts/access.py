@@ -28,6 +28,11 @@ class Access:
     def is_holder(self) -> bool:
         return self.holder_id is not None
 
+    @property
+    def role_names(self) -> set[str]:
+        """Every role held in any jurisdiction (a template shows an action only to whom may take it)."""
+        return set().union(*self.roles.values()) if self.roles else set()
+
     def has_role(self, jurisdiction: str, *roles: str) -> bool:
         return bool(self.roles.get(jurisdiction, set()) & set(roles))
 

@@ -15,6 +15,10 @@ class User(AbstractUser):
     def is_operator(self) -> bool:
         return self.is_superuser
 
+    def __str__(self) -> str:
+        """The person's name as screens and PDFs show it (the login only where there is none)."""
+        return self.get_full_name().strip() or self.username
+
 
 class Role(models.TextChoices):
     MANAGER = "gestor", "Gestor(a)"

@@ -33,6 +33,7 @@ class ScopedListView(LoginRequiredMixin, View):
     detail_url_name: ClassVar[str]
     create_url_name: ClassVar[str | None] = None  # a "new" button for staff, where there is a form
     create_label: ClassVar[str] = "Novo cadastro"
+    create_roles: ClassVar[tuple[str, ...] | None] = None  # who sees the "new" button (None: all staff)
     page_size: ClassVar[int] = 25
     # Filters a link may carry (a dashboard counter opens the list it counts): query parameter ->
     # field with choices; a value outside the field's choices is ignored.
@@ -72,6 +73,10 @@ class ScopedListView(LoginRequiredMixin, View):
             qs = qs.filter(condition)
         page = Paginator(qs, self.page_size).get_page(request.GET.get("pagina"))
         rows = [(obj, [_attr(obj, attr) for _, attr in self.columns]) for obj in page.object_list]
+        access = getattr(request, "access", None)
+        show_create = bool(self.create_url_name and access is not None and access.is_staff_member)
+        if show_create and access is not None and self.create_roles is not None:
+            show_create = bool(access.role_names & set(self.create_roles))
         return render(
             request,
             "web/list.html",
@@ -87,6 +92,7 @@ class ScopedListView(LoginRequiredMixin, View):
                 "detail_url_name": self.detail_url_name,
                 "create_url_name": self.create_url_name,
                 "create_label": self.create_label,
+                "show_create": show_create,
             },
         )
 

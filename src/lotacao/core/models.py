@@ -84,7 +84,7 @@ class AgencyValue(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.parameter} desde {self.valid_from:%d/%m/%Y}"
+        return f"Valor da lei informado desde {self.valid_from:%d/%m/%Y}"
 
 
 class JobRun(models.Model):

@@ -53,12 +53,16 @@ class UploadView(LoginRequiredMixin, View):
                 "form": form,
                 "back": self.back_url,
                 "max_mb": services.max_upload_bytes() // (1024 * 1024),
+                "no_types": not self.choices(owner),
             },
         )
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         owner = self.get_owner(pk)
-        return self.render(request, owner, UploadForm(choices=self.choices(owner)))
+        choices = self.choices(owner)
+        wanted = request.GET.get("tipo", "")
+        initial = {"code": wanted} if wanted in dict(choices) else {}
+        return self.render(request, owner, UploadForm(choices=choices, initial=initial))
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         owner = self.get_owner(pk)

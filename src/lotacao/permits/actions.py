@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from lotacao.law.words import plural
 from lotacao.permits import rules, states
 from lotacao.permits.models import Permit
 
@@ -31,7 +32,8 @@ def _law_says_no(action: str, permit: Permit, on: dt.date) -> str | None:
             return f"A {rules.law_name(code)} não prevê prorrogação."
         maximum = rules.entry(code, "permit.max_renewals", on)
         if maximum is not None and maximum.status == "value" and permit.renewals >= int(maximum.value):
-            return f"Limite de {maximum.value} prorrogação(ões) já usado ({maximum.citation})."
+            limit = plural(int(maximum.value), "prorrogação", "prorrogações")
+            return f"Limite de {limit} já usado ({maximum.citation})."
     if action == "agent":
         limits = rules.entry(code, "agents.limits", on)
         if limits is None:

@@ -13,9 +13,11 @@ from typing import Any
 from django.db.models import Q
 
 from lotacao.billing.selectors import clearance
+from lotacao.core import open_values
 from lotacao.core.formats import br_date
-from lotacao.core.law import evaluate_case
+from lotacao.core.law import evaluate_case, pack_for
 from lotacao.documents import selectors as document_selectors
+from lotacao.law.words import plural
 from lotacao.permits import rules
 from lotacao.permits.models import Ban, Permit
 
@@ -26,6 +28,8 @@ class Reason:
     message: str
     citation: str = ""
     unblock: str = ""
+    document: str = ""  # the document's code, where a document blocks (its "Receber documento" link)
+    parameters: list[str] = field(default_factory=list)  # the law's open values that block
 
 
 @dataclass
@@ -100,11 +104,13 @@ def check_eligibility(
     result.block(*_cleared(holder, on, procedure))
     result.eligible = not result.reasons and not result.missing_parameters
     if result.missing_parameters and not result.reasons:
+        words = [_described(holder.jurisdiction_id, p) for p in result.missing_parameters]
         result.reasons.append(
             Reason(
                 code="undefined",
-                message="Valores que a lei deixa indefinidos: " + ", ".join(result.missing_parameters) + ".",
-                unblock="O órgão gestor deve informar esses valores.",
+                message="Valores que a lei deixa em aberto: " + "; ".join(words) + ".",
+                unblock=f"Quem informa: {open_values.WHO}, em Valores da lei.",
+                parameters=list(result.missing_parameters),
             )
         )
     return result
@@ -140,6 +146,7 @@ def _documents_complete(holder: Any, on: dt.date, result: Eligibility) -> list[R
                         if what == "aguardando análise"
                         else "Anexar o documento válido na ficha da pessoa e aceitá-lo."
                     ),
+                    document=item,
                 )
             )
     if not reasons:
@@ -149,10 +156,16 @@ def _documents_complete(holder: Any, on: dt.date, result: Eligibility) -> list[R
                 code="documents_undefined",
                 message=" ".join(explanation) or "A lista de documentos exigidos não está definida.",
                 citation="; ".join(check.citations),
-                unblock="O órgão gestor deve informar a lista de documentos exigidos.",
+                unblock=f"Quem informa: {open_values.WHO}, em Valores da lei.",
+                parameters=list(getattr(check, "missing_parameters", []) or []),
             )
         )
     return reasons
+
+
+def _described(code: str, parameter: str) -> str:
+    pack = pack_for(code)
+    return pack.parameters[parameter].description if pack.has(parameter) else "valor da lei"
 
 
 def _not_banned(holder: Any, on: dt.date) -> list[Reason]:
@@ -218,7 +231,10 @@ def _permits_per_holder(code: str, on: dt.date, others: list[Permit], result: El
     return [
         Reason(
             code="permits_per_holder",
-            message=f"Já é titular de {len(others)} permissão(ões): {violation['message']}",
+            message=(
+                    f"Já é titular de {plural(len(others), 'permissão', 'permissões')}: "
+                    f"{violation['message']}"
+                ),
             citation=violation["citation"],
             unblock="Somente após a extinção de uma das permissões atuais.",
         )

@@ -91,9 +91,24 @@ TRANSITIONS: tuple[Transition, ...] = (
 BY_NAME = {t.name: t for t in TRANSITIONS}
 
 
+# Each status as a sentence says it, with its verb and gender ("a permissão está ativa", "a
+# permissão ainda é um requerimento em análise"), not the label glued after "está".
+STATUS_PHRASES = {
+    S.APPLICATION: "a permissão ainda é um requerimento em análise",
+    S.ELIGIBLE: "a permissão ainda é um requerimento (requerente apto, sem outorga)",
+    S.INELIGIBLE: "o requerimento foi indeferido (requerente inapto)",
+    S.ACTIVE: "a permissão está ativa",
+    S.SUSPENDED: "a permissão está suspensa",
+    S.REVOKED: "a permissão foi cassada",
+    S.WITHDRAWN: "a permissão foi extinta por desistência",
+    S.EXPIRED: "a permissão está vencida",
+    S.TRANSFERRED: "a permissão foi transferida",
+}
+
+
 def status_in_words(permit: Permit, status: str) -> str:
     """The status as the refusal says it, with the law's ground where the record holds it."""
-    words = f"a permissão está {S(status).label.lower()}"
+    words = STATUS_PHRASES.get(S(status), f"a permissão está {S(status).label.lower()}")
     if status == S.EXPIRED and permit.valid_until is not None:
         ground = f"; {permit.term_citation}" if permit.term_citation else ""
         words += f" (prazo encerrado em {br_date(permit.valid_until)}{ground})"

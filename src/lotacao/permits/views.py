@@ -26,6 +26,7 @@ from lotacao.billing.models import Charge
 from lotacao.core.text import fold
 from lotacao.core.validators import normalize_plate
 from lotacao.permits import actions, services
+from lotacao.permits.checklist import Step, unblock_steps
 from lotacao.permits.eligibility import check_eligibility
 from lotacao.permits.forms import ACTION_FORMS, ApplicationForm, GrantForm
 from lotacao.permits.models import Ban, Permit, PermitAgent
@@ -213,14 +214,20 @@ class GrantStep(PermitObjectView):
         today = timezone.localdate()
         state = self.allowed(permit)
         eligibility = None
+        steps: list[Step] = []
         if permit.status in Permit.OPEN:
             eligibility = check_eligibility(holder=permit.holder, on=today, application=permit)
+            access = self.request.access  # type: ignore[attr-defined]
+            manager = access.has_role(permit.jurisdiction_id, "gestor")
+            steps = unblock_steps(eligibility, holder=permit.holder, manager=manager, on=today)
         return {
             "title": f"Outorga — {permit.holder}",
             "permit": permit,
             "form": form,
             "state": state,
             "eligibility": eligibility,
+            "steps": steps,
+            "blocked": eligibility is not None and not eligibility.eligible,
         }
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:

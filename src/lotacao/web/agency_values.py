@@ -14,6 +14,7 @@ from lotacao.core import law
 from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.law.errors import CaseError
 from lotacao.law.packs import get_pack
+from lotacao.workqueue.law_values import value_supplied
 
 
 @transaction.atomic
@@ -31,19 +32,20 @@ def set_agency_value(
     """Record a value of `parameter` in force from `valid_from`, checked against the pack's type."""
     pack = get_pack(jurisdiction.code)
     if not pack.has(parameter):
-        raise ValidationError(f"A lei de {jurisdiction.name} não tem o parâmetro “{parameter}”.")
+        raise ValidationError(f"A lei de {jurisdiction.name} não tem esse valor.")
+    words = pack.parameters[parameter].description
     if not cite or not cite.strip():
         raise ValidationError("Cite o ato que fixou o valor (ex.: Portaria nº 12/2025).")
     if AgencyValue.unscoped.filter(
         jurisdiction=jurisdiction, parameter=parameter, valid_from=valid_from, annulled_at__isnull=True
     ).exists():
         raise ValidationError(
-            f"Já há um valor de “{parameter}” desde {valid_from:%d/%m/%Y}: anule-o antes de informar outro."
+            f"Já há um valor de “{words}” desde {valid_from:%d/%m/%Y}: anule-o antes de informar outro."
         )
     try:  # the engine's own checks: type, schema, referenced codes
         pack.with_overrides({parameter: [{"from": valid_from.isoformat(), "value": value, "cite": cite}]})
     except CaseError as error:
-        raise ValidationError(f"Valor inválido para “{parameter}”: {error.message}") from error
+        raise ValidationError(f"Valor inválido para “{words}”: {error.message}") from error
     row = AgencyValue(
         jurisdiction=jurisdiction,
         parameter=parameter,
@@ -57,6 +59,7 @@ def set_agency_value(
     record(actor=actor, action="agency_value.created", instance=row, reason=reason, after=snapshot(row))
     transaction.on_commit(lambda: law.forget(jurisdiction.code))
     law.forget(jurisdiction.code)
+    value_supplied(jurisdiction.code, parameter, timezone.localdate())
     return row
 
 

@@ -10,16 +10,19 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
+from lotacao.core import open_values
 from lotacao.core.formats import brl
 from lotacao.core.law import entry, pack_for
 from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.law.packs import get_pack
 from lotacao.web import agency_values
-from lotacao.web.forms_law import AgencyValueForm, AnnulForm, ReadjustmentForm, parse_value
+from lotacao.web.forms_law import AnnulForm, ReadjustmentForm
+from lotacao.web.value_forms import TypedValueForm, describe, shape
 
 # Parameters whose values a manager enters on a typed form of their own (date, percentage, act)
 # rather than the generic one; shown where the jurisdiction's pack has them.
@@ -66,10 +69,7 @@ def _managed(request: HttpRequest) -> Jurisdiction:
 
 class LawValues(LoginRequiredMixin, View):
     def _context(
-        self,
-        jurisdiction: Jurisdiction,
-        form: AgencyValueForm | None,
-        readjustment: ReadjustmentForm | None = None,
+        self, jurisdiction: Jurisdiction, readjustment: ReadjustmentForm | None = None
     ) -> dict[str, Any]:
         today = timezone.localdate()
         pack, layered = get_pack(jurisdiction.code), pack_for(jurisdiction.code)
@@ -82,55 +82,35 @@ class LawValues(LoginRequiredMixin, View):
                     "description": param.description,
                     "type": param.type,
                     "entry": own,
-                    "law_entry": pack.resolve(param.name, today),
+                    "blocks": open_values.blocks(param.name),
+                    "typed": bool(shape(pack, param)),
+                    "url": value_url(jurisdiction.code, param.name),
                 }
             )
-        rows.sort(key=lambda r: (r["entry"].status == "value", r["name"]))
+        rows.sort(key=lambda r: (r["entry"].status == "value", not r["blocks"], r["description"]))
         values = AgencyValue.objects.filter(jurisdiction=jurisdiction).select_related("created_by")
-        choices = [(r["name"], f"{r['name']} — {r['description']}") for r in rows]
+        descriptions = {p.name: p.description for p in pack.iter_parameters()}
         return {
             "jurisdiction": jurisdiction,
             "rows": rows,
-            "values": values,
+            "checklist": [r for r in rows if r["entry"].status == "undefined"],
+            "typed_rows": [r for r in rows if r["typed"]],
+            "engine_only": sum(1 for r in rows if not r["typed"]),
+            "values": [{"row": v, "description": descriptions.get(v.parameter, "")} for v in values],
             "title": "Valores da lei",
-            "form": form or AgencyValueForm(parameters=choices, initial={"valid_from": today}),
             "undefined": sum(1 for r in rows if r["entry"].status == "undefined"),
             "readjustments": _readjustments(jurisdiction, readjustment),
         }
 
     def get(self, request: HttpRequest) -> HttpResponse:
         jurisdiction = _managed(request)
-        return render(request, "web/law/law_values.html", self._context(jurisdiction, None))
+        return render(request, "web/law/law_values.html", self._context(jurisdiction))
 
     def post(self, request: HttpRequest) -> HttpResponse:
         jurisdiction = _managed(request)
         if request.POST.get("form") == "readjustment":
             return self._readjustment(request, jurisdiction)
-        pack = get_pack(jurisdiction.code)
-        choices = [(p.name, p.name) for p in pack.iter_parameters()]
-        form = AgencyValueForm(request.POST, parameters=choices)
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                value = parse_value(pack.parameters[data["parameter"]].type, data["value"])
-                agency_values.set_agency_value(
-                    actor=request.user,
-                    jurisdiction=jurisdiction,
-                    parameter=data["parameter"],
-                    valid_from=data["valid_from"],
-                    value=value,
-                    cite=data["cite"],
-                    reason=data["reason"],
-                )
-            except ValidationError as error:
-                form.add_error("value", error)
-            else:
-                messages.success(
-                    request,
-                    f"Valor de {data['parameter']} registrado a partir de {data['valid_from']:%d/%m/%Y}.",
-                )
-                return redirect(f"{request.path}?j={jurisdiction.code}")
-        return render(request, "web/law/law_values.html", self._context(jurisdiction, form), status=400)
+        raise Http404  # each value has its own typed form (ParameterValue)
 
     def _readjustment(self, request: HttpRequest, jurisdiction: Jurisdiction) -> HttpResponse:
         """A fare readjustment on its typed form: checked against the base's own date, then stored as
@@ -163,8 +143,88 @@ class LawValues(LoginRequiredMixin, View):
                 text = f"Reajuste de {_percent(data['percent'])} registrado a partir de {since:%d/%m/%Y}."
                 messages.success(request, text)
                 return redirect(f"{request.path}?j={jurisdiction.code}#reajustes")
-        context = self._context(jurisdiction, None, readjustment=form)
+        context = self._context(jurisdiction, readjustment=form)
         return render(request, "web/law/law_values.html", context, status=400)
+
+
+def value_url(code: str, parameter: str) -> str:
+    return reverse("law:parameter") + f"?j={code}&p={parameter}"
+
+
+class ParameterValue(LoginRequiredMixin, View):
+    """The typed form of one parameter (lists as rows, durations as number and unit, money as R$,
+    dates as dd/mm/aaaa, groups as choices); a saved value closes the manager's work item."""
+
+    def _form(self, request: HttpRequest, jurisdiction: Jurisdiction, name: str) -> TypedValueForm:
+        pack = get_pack(jurisdiction.code)
+        if not pack.has(name):
+            raise Http404
+        today = timezone.localdate()
+        own = pack_for(jurisdiction.code).resolve(name, today)
+        current = own.value if own.status == "value" else None
+        rows = int(request.GET.get("linhas") or 0) if (request.GET.get("linhas") or "").isdigit() else 0
+        data = request.POST if request.method == "POST" else None
+        initial = {"valid_from": today}
+        return TypedValueForm(
+            data,
+            pack=pack,
+            parameter=pack.parameters[name],
+            current=current,
+            rows=min(rows, 200),
+            initial=initial,
+        )
+
+    def _render(
+        self, request: HttpRequest, jurisdiction: Jurisdiction, form: TypedValueForm, status: int = 200
+    ) -> HttpResponse:
+        today = timezone.localdate()
+        param = form.parameter
+        return render(
+            request,
+            "web/law/value_form.html",
+            {
+                "jurisdiction": jurisdiction,
+                "form": form,
+                "parameter": param,
+                "title": param.description,
+                "entry": pack_for(jurisdiction.code).resolve(param.name, today),
+                "blocks": open_values.blocks(param.name),
+                "more_rows": form.row_count + 5,
+            },
+            status=status,
+        )
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        jurisdiction = _managed(request)
+        name = request.GET.get("p", "")
+        return self._render(request, jurisdiction, self._form(request, jurisdiction, name))
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        jurisdiction = _managed(request)
+        name = request.GET.get("p") or request.POST.get("p", "")
+        form = self._form(request, jurisdiction, name)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                agency_values.set_agency_value(
+                    actor=request.user,
+                    jurisdiction=jurisdiction,
+                    parameter=name,
+                    valid_from=data["valid_from"],
+                    value=data["the_value"],
+                    cite=data["cite"],
+                    reason=data["reason"],
+                )
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(
+                    request,
+                    f"{form.parameter.description}: valor registrado a partir de "
+                    f"{data['valid_from']:%d/%m/%Y}.",
+                )
+                return redirect(f"{reverse('law:values')}?j={jurisdiction.code}")
+        return self._render(request, jurisdiction, form, status=400)
 
 
 class AgencyValueDetail(LoginRequiredMixin, View):
@@ -182,12 +242,19 @@ class AgencyValueDetail(LoginRequiredMixin, View):
     ) -> HttpResponse:
         access = request.access  # type: ignore[attr-defined]
         can_annul = obj.annulled_at is None and access.has_role(obj.jurisdiction_id, "gestor")
+        pack = get_pack(obj.jurisdiction_id)
+        description, value_words = "Valor informado", str(obj.value)
+        if pack.has(obj.parameter):
+            param = pack.parameters[obj.parameter]
+            description, value_words = param.description, describe(pack, param, obj.value)
         return render(
             request,
             "web/law/agency_value.html",
             {
                 "object": obj,
-                "title": str(obj),
+                "title": f"{description} desde {obj.valid_from:%d/%m/%Y}",
+                "description": description,
+                "value_words": value_words,
                 "form": form,
                 "can_annul": can_annul,
                 "events": history(obj)[:50],

@@ -11,6 +11,10 @@ from lotacao.core.tenancy import TenantModel
 
 KIND_LABELS = {
     "permit_application": "Requerimento de permissão",
+    "law.value_missing": "Valor da lei a informar",
+    "lines.draft": "Versão de linha aguardando aprovação",
+    "lines.reaward": "Linha sem viagens iniciadas: adjudicação possível",
+    "lines.unused": "Permissão sem operação na linha",
     "permit_term": "Vencimento de permissão",
     "document.review": "Documento a analisar",
     "document.expiring": "Documento vencendo",

@@ -100,7 +100,7 @@ def step_for(
         if start is not None:
             due, explanation = result["due"], result["explanation"]
         else:
-            explanation = f"O prazo ({rule}) começa a correr {STARTS.get(str(instance.get('starts')), '')}."
+            explanation = f"O prazo começa a correr {STARTS.get(str(instance.get('starts')), '')}."
     return Step(
         instance=str(instance.get("id", "")),
         name=str(instance.get("name", "")),

@@ -166,7 +166,7 @@ def build_agenda(*, actor: Any, session: Session, reason: str = "Pauta da sessã
         actor=actor,
         instance=session,
         changes={"minutes": session.minutes},
-        reason=f"{reason}: {len(items)} processo(s)",
+        reason=f"{reason}: {len(items)} processo" + ("" if len(items) == 1 else "s"),
         action="enforcement.session_agenda",
     )
     return items

@@ -121,7 +121,7 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
         )
         return stage
     if any(f.instance == instance["id"] and f.status in OPEN_FILING for f in notice.filings.all()):
-        stage.blocked = f"Já há {instance['name'].lower()} protocolado aguardando julgamento."
+        stage.blocked = f"{instance['name']}: já há um pedido protocolado, aguardando julgamento."
         return stage
     deadline, gap = pick(instance, "deadline", route_penalty(notice, decisions))
     if deadline is None:
@@ -130,7 +130,7 @@ def current_stage(notice: InfractionNotice, on: dt.date) -> Stage:
         return stage
     if start is None:
         event = "a comunicação da decisão" if instance.get("starts") == "decision_served" else "a notificação"
-        stage.explanation = f"O prazo ({deadline}) começa com {event}, ainda não registrada."
+        stage.explanation = f"O prazo começa com {event}, ainda não registrada."
         return stage
     result = run_deadline(code, deadline, start)
     stage.due = result["due"]

@@ -405,3 +405,4 @@ class NoticeList(ScopedListView):
     detail_url_name = "enforcement:notice"
     create_url_name = "enforcement:notice_create"
     create_label = "Novo auto de infração"
+    create_roles = permissions.NOTICE_ROLES

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -165,7 +165,13 @@ class FineSlipPdf(LoginRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         fine: Fine = get_object_or_404(Fine.objects.select_related("notice", "jurisdiction"), pk=pk)
         if not fine_payment.slip_available(fine):
-            raise Http404("Esta multa não tem guia de pagamento disponível.")
+            # Not a bare 404: the address of a slip issued before a defense, an appeal or a
+            # payment says why there is no slip now and what follows (issue 11).
+            return render(
+                request,
+                "enforcement/sanctions/slip_unavailable.html",
+                {"title": f"Guia da multa do auto {fine.notice.number}", "fine": fine},
+            )
         pdf = slip_pdf(fine, on=timezone.localdate())
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="guia-{fine.notice.number}.pdf"'

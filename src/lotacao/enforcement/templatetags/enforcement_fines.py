@@ -44,6 +44,9 @@ def fine_context(context: Any, notice: Any) -> dict[str, Any]:
         "due_rule_citation": str(due_rule.citation) if due_rule is not None else "",
         "due_rule_reason": (due_rule.reason or "") if due_rule is not None else "",
         "slip": fine is not None and slip_available(fine),
+        # a slip issued before a defense or an appeal: its address stays, and says why it is on hold
+        "slip_on_hold": fine is not None and not slip_available(fine) and fine.slip_count > 0
+        and fine.paid_on is None,
         "open": fine is not None and fine.status in (Fine.Status.OPEN, Fine.Status.AWAITING),
         "today": timezone.localdate(),
     }

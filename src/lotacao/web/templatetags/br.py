@@ -55,3 +55,49 @@ def action_filter(value: str) -> str:
         return actions.label(str(value))
     except actions.UndeclaredAuditAction:  # an event written before its action was declared
         return "registro"
+
+
+@register.filter(name="valores_da_lei")
+def law_values_filter(names: Any, code: str) -> str:
+    """The law's open values a result names (`penalty.recidivism_window`) as people read them
+    (the parameter's description in the jurisdiction's pack), never the id."""
+    from lotacao.core.law import pack_for
+
+    try:
+        pack = pack_for(str(code))
+    except Exception:
+        return "valores que a lei deixa em aberto"
+    words = [pack.parameters[n].description if pack.has(str(n)) else "valor da lei" for n in names or []]
+    return "; ".join(dict.fromkeys(words))
+
+
+@register.filter(name="votos")
+def votes_filter(counts: Any) -> str:
+    """A decision's vote counts as people read them: `manter a penalidade: 3, acolher (anular o
+    auto): 1` (the stored keys are the vote's codes)."""
+    from lotacao.enforcement.models import Vote
+
+    labels = dict(Vote.Choice.choices)
+    items = counts.items() if isinstance(counts, dict) else []
+    return ", ".join(f"{str(labels.get(k, 'outro voto')).lower()}: {v}" for k, v in items)
+
+
+@register.filter(name="palavras_da_lei")
+def law_words_filter(value: Any) -> str:
+    """A value of the law (a mapping of keys) in words: see lotacao.core.open_values.words."""
+    from lotacao.core.open_values import words
+
+    return words(value)
+
+
+@register.filter(name="documento")
+def document_filter(value: Any) -> str:
+    """A CPF or CNPJ stored as digits, as people write it (000.000.000-00, 00.000.000/0000-00)."""
+    from lotacao.core.validators import format_cnpj, format_cpf
+
+    digits = "".join(ch for ch in str(value or "") if ch.isdigit())
+    if len(digits) == 11:
+        return format_cpf(digits)
+    if len(digits) == 14:
+        return format_cnpj(digits)
+    return str(value or "")

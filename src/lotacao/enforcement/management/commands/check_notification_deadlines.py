@@ -27,6 +27,6 @@ class Command(BaseCommand):
         day = dt.date.fromisoformat(options["data"]) if options.get("data") else timezone.localdate()
         result = apply_missed_deadlines(today=day)
         self.stdout.write(
-            f"{day:%d/%m/%Y}: {result.archived} auto(s) arquivado(s); "
-            f"{result.flagged} sinalizado(s) ao gestor ({result.already_flagged} já sinalizado(s))."
+            f"{day:%d/%m/%Y}: autos arquivados: {result.archived}; sinalizados ao gestor: "
+            f"{result.flagged} (já sinalizados antes: {result.already_flagged})."
         )

@@ -28,7 +28,7 @@ class Command(BaseCommand):
         day = dt.date.fromisoformat(options["data"]) if options.get("data") else timezone.localdate()
         result = end_suspensions(today=day)
         self.stdout.write(
-            f"{day:%d/%m/%Y}: {result.reinstated} permissão(ões) reativada(s); "
-            f"{result.awaiting_proof} aguardando comprovação; {result.processes} processo(s) de "
-            f"cassação aberto(s); {result.voided} intervenção(ões) inválida(s)."
+            f"{day:%d/%m/%Y}: permissões reativadas: {result.reinstated}; aguardando comprovação: "
+            f"{result.awaiting_proof}; processos de cassação abertos: {result.processes}; "
+            f"intervenções inválidas: {result.voided}."
         )

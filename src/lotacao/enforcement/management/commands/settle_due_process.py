@@ -24,7 +24,7 @@ class Command(BaseCommand):
         day = dt.date.fromisoformat(options["data"]) if options.get("data") else timezone.localdate()
         result = settle_due_process(today=day)
         self.stdout.write(
-            f"{day:%d/%m/%Y}: {len(result.lapsed)} auto(s) definitivo(s) sem defesa no prazo; "
-            f"{len(result.final)} decisão(ões) definitiva(s) sem recurso no prazo; "
-            f"{len(result.fines)} multa(s) vencida(s) com defesa ou recurso pendente revista(s)."
+            f"{day:%d/%m/%Y}: autos definitivos sem defesa no prazo: {len(result.lapsed)}; "
+            f"decisões definitivas sem recurso no prazo: {len(result.final)}; "
+            f"multas vencidas com defesa ou recurso pendente revistas: {len(result.fines)}."
         )

@@ -22,4 +22,4 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         day = dt.date.fromisoformat(options["date"]) if options.get("date") else timezone.localdate()
         count = expire_due(on=day)
-        self.stdout.write(f"{count} permissão(ões) encerrada(s) em {day:%d/%m/%Y}.")
+        self.stdout.write(f"Permissões encerradas em {day:%d/%m/%Y}: {count}.")
