@@ -22,16 +22,15 @@ import argparse
 import datetime as dt
 import os
 import random
-import secrets
 import sys
-import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_registry import cpf_for, ensure_database, environment, percentile  # noqa: E402
 
 FIRST = [
     "José", "João", "Antônio", "Francisco", "Luís", "Mário", "Sérgio", "Fábio", "Márcio", "Cláudio",
@@ -66,35 +65,7 @@ def parse_args() -> argparse.Namespace:
     return args
 
 
-def ensure_database(url: str) -> None:
-    import psycopg
 
-    parts = urlparse(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def environment(url: str) -> dict[str, str]:
-    return {
-        "DJANGO_SETTINGS_MODULE": "lotacao.config.settings.production",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
-        "DATABASE_URL": url,
-        "LOTACAO_SSL_REDIRECT": "0",
-        "LOTACAO_LOG_LEVEL": "WARNING",
-        "LOTACAO_STATIC_ROOT": str(Path(tempfile.gettempdir()) / "lotacao-bench-static"),
-    }
-
-
-def cpf_for(seed: int) -> str:
-    digits = [int(d) for d in f"{seed:09d}"]
-    for _ in range(2):
-        total = sum(d * w for d, w in zip(digits, range(len(digits) + 1, 1, -1), strict=True))
-        digits.append((total * 10) % 11 % 10)
-    return "".join(map(str, digits))
 
 
 def name_for(rng: random.Random) -> str:
@@ -147,10 +118,6 @@ def load(total: int) -> list[str]:
         cursor.execute("ANALYZE registry_person")
     return cpfs
 
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def timed(client: object, queries: list[str], expect: bytes) -> list[float]:
