@@ -177,5 +177,8 @@ def test_login_page_leads_to_the_public_plate_check(phone: Any, live_server: Any
     phone.click("text=consultar se um veículo está autorizado")
     phone.wait_for_url(f"{live_server.url}/publico/veiculos/")
     footer = phone.inner_text("footer")
-    assert "Ouvidoria" in footer and "Consulta pública de veículos" in footer
+    assert "ouvidoria dos órgãos gestores" in footer and "Consulta pública de veículos" in footer
+    # Each agency's channels fold under its name on the public pages; opened, they show the ombudsman.
+    phone.click("footer summary >> text=Recife")
+    assert "ouvidoria@" not in footer and "Ouvidoria" in phone.inner_text("footer")
     shot(phone, "public-plate-check-phone")
