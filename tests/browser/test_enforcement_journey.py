@@ -75,7 +75,7 @@ def test_inspector_draws_up_a_notice_on_the_phone(
     assert not InfractionNotice.objects.exclude(number__startswith="AI-T-").exists()  # nothing written
 
     with phone.expect_navigation():
-        phone.click("text=Lavrar auto")
+        phone.click("button:has-text('Lavrar auto')")  # not the menu's link
     notice = InfractionNotice.objects.exclude(number__startswith="AI-T-").get()
     assert phone.url.endswith(f"/fiscalizacao/autos/{notice.pk}/")
     expect(phone.locator("main")).to_contain_text(notice.number)

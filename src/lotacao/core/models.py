@@ -28,6 +28,15 @@ class Jurisdiction(models.Model):
         "população (IBGE)", null=True, blank=True, help_text="Usada nas cotas que dependem da população."
     )
     active = models.BooleanField("ativa", default=True)
+    # The agency's service channels, shown in every page's footer and on the public pages.
+    address = models.CharField("endereço do órgão gestor", max_length=300, blank=True)
+    phone = models.CharField("telefone de atendimento", max_length=40, blank=True)
+    email = models.EmailField("e-mail de atendimento", blank=True)
+    website = models.URLField("sítio do órgão gestor", blank=True)
+    hours = models.CharField("horário de atendimento", max_length=120, blank=True)
+    ombudsman_phone = models.CharField("telefone da ouvidoria", max_length=40, blank=True)
+    ombudsman_email = models.EmailField("e-mail da ouvidoria", blank=True)
+    ombudsman_url = models.URLField("página da ouvidoria", blank=True)
 
     jurisdiction_path: ClassVar[str] = "code"
     holder_path: ClassVar[str | None] = "*"

@@ -33,6 +33,25 @@ AGENCIES = {
     "pernambuco": ("Pernambuco", "EPTI — Empresa Pernambucana de Transporte Intermunicipal", None),
 }
 
+# The agencies' service channels and ombudsman for the footer: fictitious (reserved example
+# domains, numbers ending 0000) — each agency types its own in the admin.
+CONTACT_DDD = {"recife": "81", "cabo": "81", "esteio": "51", "marica": "21", "pernambuco": "81"}
+
+
+def _contacts(code: str, name: str, state: str) -> dict[str, str]:
+    ddd = CONTACT_DDD.get(code, "61")
+    return {
+        "address": f"Endereço de demonstração, Centro — {name}/{state}",
+        "phone": f"({ddd}) 3000-0000",
+        "hours": "dias úteis, das 8h às 17h",
+        "email": f"atendimento@{code}.example.org",
+        "website": f"https://{code}.example.org/",
+        "ombudsman_phone": f"({ddd}) 3000-0001",
+        "ombudsman_email": f"ouvidoria@{code}.example.org",
+        "ombudsman_url": f"https://{code}.example.org/ouvidoria/",
+    }
+
+
 FIRST_NAMES = ["José", "Maria", "Antônio", "Francisca", "João", "Ana", "Severino", "Luiza", "Carlos", "Rita"]
 LAST_NAMES = [
     "da Silva",
@@ -129,6 +148,10 @@ def _jurisdiction(code: str, summary: DemoSummary) -> Jurisdiction:
     summary.created += created
     summary.existing += not created
     assert isinstance(jurisdiction, Jurisdiction)
+    if not (jurisdiction.phone or jurisdiction.ombudsman_phone):  # never overwrite what the agency typed
+        for field, value in _contacts(code, name, pack.state).items():
+            setattr(jurisdiction, field, value)
+        jurisdiction.save()
     return jurisdiction
 
 

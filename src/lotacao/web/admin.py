@@ -9,3 +9,21 @@ from lotacao.core.models import Jurisdiction
 @admin.register(Jurisdiction)
 class JurisdictionAdmin(AuditedAdmin):
     list_display = ["code", "name", "state", "timezone", "active"]
+    fieldsets = [
+        (None, {"fields": ["code", "name", "official_name", "state", "timezone", "population", "active"]}),
+        (
+            "Atendimento e ouvidoria (rodapé das páginas e consulta pública)",
+            {
+                "fields": [
+                    "address",
+                    "phone",
+                    "hours",
+                    "email",
+                    "website",
+                    "ombudsman_phone",
+                    "ombudsman_email",
+                    "ombudsman_url",
+                ]
+            },
+        ),
+    ]

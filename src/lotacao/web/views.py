@@ -15,12 +15,15 @@ from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.models import Jurisdiction
 from lotacao.core.vehicle_verdict import has_permits
 from lotacao.registry.models import Holder, Line, Person, Vehicle
+from lotacao.web import dashboard, menu
 
-LIST = "permits:list"
+Count = tuple[str, int, str]  # (label, figure, url name or "name?query")
 
 
-def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int, str]]:
-    """The figures each role opens the day on, counted in the database (never placeholders)."""
+
+def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[Count]:
+    """The figures each role opens the day on, counted in the database (never placeholders); each
+    opens its list, filtered to it where the list takes the filter."""
     from lotacao.documents.models import Document
     from lotacao.inspections.models import Inspection
     from lotacao.permits.models import Permit
@@ -29,11 +32,10 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
     code = jurisdiction.code
     permits = Permit.objects.filter(jurisdiction_id=code)
     law_permits = has_permits(code)  # lines, agents and permits exist only where the law has them
-    counts: list[tuple[str, int, str]] = []
+    counts: list[Count] = []
     if law_permits:
-        counts.append(
-            ("Permissões ativas", permits.filter(status="active").count(), f"{LIST}?situacao=active")
-        )
+        active = permits.filter(status="active").count()
+        counts.append(("Permissões ativas", active, "permits:list?situacao=active"))
     counts.append(("Veículos", Vehicle.objects.filter(jurisdiction_id=code).count(), "registry:vehicles"))
     if regulates_chartering(code):
         counts += chartering_selectors.home_counts(code, timezone.localdate())
@@ -48,7 +50,7 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
             (
                 "Documentos a analisar",
                 Document.objects.filter(jurisdiction_id=code, status="pendente").count(),
-                "workqueue:queue",
+                "workqueue:queue?tipo=document.review",
             ),
         ]
         if law_permits:
@@ -72,19 +74,23 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[tuple[str, int,
         waiting = Filing.objects.filter(jurisdiction_id=code, status__in=["pending", "diligence"]).count()
         counts.append(("Defesas e recursos a julgar", waiting, "enforcement:bodies"))
         if law_permits:
-            counts += [
-                ("Permissões suspensas", permits.filter(status="suspended").count(), f"{LIST}?situacao=suspended"),  # noqa: E501
-                ("Permissões cassadas", permits.filter(status="revoked").count(), f"{LIST}?situacao=revoked"),
-            ]
-    return [(label, count, _link(target)) for label, count, target in counts]
+            for label, status in (("Permissões suspensas", "suspended"), ("Permissões cassadas", "revoked")):
+                figure = permits.filter(status=status).count()
+                counts.append((label, figure, f"permits:list?situacao={status}"))
+    return counts
 
 
-def _link(target: str) -> str:
-    """A counter's link: a URL name, with the filters of the list it counts after "?" (the
-    query parameters each list accepts are in docs/daily-work.md)."""
-    name, _, query = target.partition("?")
-    url = reverse(name)
-    return f"{url}?{query}" if query else url
+def _linked(counts: list[Count], open_names: set[str]) -> list[tuple[str, int, str]]:
+    """Each figure with the address it opens, or "" where the list is not the role's (the figure
+    is shown, the link is not: a menu item and a link appear only to whom may use them)."""
+    linked = []
+    for label, figure, target in counts:
+        name, _, query = target.partition("?")
+        url = ""
+        if name in open_names or name not in menu.ALL_NAMES:
+            url = reverse(name) + (f"?{query}" if query else "")
+        linked.append((label, figure, url))
+    return linked
 
 
 @login_required
@@ -105,14 +111,20 @@ def home(request: HttpRequest) -> HttpResponse:
             jurisdiction=Jurisdiction.objects.get(pk=access.holder_jurisdiction),
         )
         return render(request, "web/home_holder.html", context)
+    today = timezone.localdate()
     panels = []
     for jurisdiction in Jurisdiction.objects.filter(active=True):
-        roles = sorted(access.roles.get(jurisdiction.code, set()))
+        held = access.roles.get(jurisdiction.code, set())
+        roles = sorted(held)
+        items = menu.staff_items(access, [jurisdiction.code])
+        manager = "gestor" in held or access.operator
         panels.append(
             {
                 "jurisdiction": jurisdiction,
                 "roles": [Role(r).label for r in roles],
-                "counts": _counts(jurisdiction, set(roles)),
+                "actions": [i for i in items if i.primary],
+                "counts": _linked(_counts(jurisdiction, set(roles)), {i.url_name for i in items}),
+                "charts": dashboard.manager_charts(jurisdiction.code, today) if manager else [],
             }
         )
     context["panels"] = panels

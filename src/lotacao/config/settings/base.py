@@ -92,6 +92,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "lotacao.accounts.context_processors.tenancy",
                 "lotacao.web.regimes.regimes",
+                "lotacao.web.menu.menu",
+                "lotacao.web.chrome.chrome",
             ],
         },
     }
