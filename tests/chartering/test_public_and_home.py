@@ -100,7 +100,7 @@ def test_pernambucos_home_counts_what_the_state_regulates(pe: Any, client: Any) 
     assert "<strong>1</strong> CRCs válidos" in body
     assert "Viagens hoje" in body and "CRCs vencendo em 60 dias" in body
     assert "Permissões ativas" not in body and "Linhas" not in body and "Pessoas cadastradas" not in body
-    assert "Fretamento" in body and ">Linhas<" not in body and ">Pessoas<" not in body
+    assert "Empresas de fretamento" in body and ">Linhas<" not in body and ">Pessoas<" not in body
 
 
 def test_a_municipal_manager_keeps_permits_and_lines(world: Any, client: Any) -> None:

@@ -13,13 +13,13 @@ from django.utils import timezone
 
 from lotacao.core import law, open_values
 from lotacao.core.models import AgencyValue
+from lotacao.demo.documents import pdf_bytes
 from lotacao.law.packs import get_pack
 from lotacao.web.value_forms import TypedValueForm, shape
 from lotacao.workqueue.law_values import KIND
 from lotacao.workqueue.models import WorkItem
 
 CODES = ["recife", "cabo", "esteio", "marica", "pernambuco"]
-TINY_PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 ACT = {"cite": "Portaria nº 1/2026", "reason": "Ato do órgão"}
 
 
@@ -203,7 +203,7 @@ def test_esteio_grant_block_reaches_the_manager_and_the_supplied_list_unblocks_i
     document = documents.upload_document(
         actor=None,
         code="certidao_negativa_criminal",
-        file=SimpleUploadedFile("c.pdf", TINY_PDF, content_type="application/pdf"),
+        file=SimpleUploadedFile("c.pdf", pdf_bytes("Certidão"), content_type="application/pdf"),
         reason="recebido no balcão",
         person=holder.person,
         issued_on=today,

@@ -77,6 +77,12 @@ class LotacaoOpenAPISchema(OpenAPISchema):
 
     def responses(self, operation: Operation) -> dict[int, Any]:
         result: dict[int, Any] = super().responses(operation)
+        for status, declared in result.items():
+            # An error an operation declares itself (`response={422: ProblemOut}`) is sent as a
+            # problem (core.problems), so its body is declared under the problem's media type.
+            content = declared.get("content") if isinstance(declared, dict) else None
+            if int(status) >= 400 and content and "application/json" in content:
+                declared["content"] = {MEDIA_TYPE: content.pop("application/json")}
         for status in sorted(error_statuses(operation)):
             result.setdefault(
                 status,

@@ -35,6 +35,8 @@ BLOCKS: dict[str, str] = {
     "fiscal_unit.": "sem o valor em reais da unidade fiscal, as multas fixadas nela não podem ser "
     "convertidas nem cobradas",
     "penalty.fine.": "sem o valor da multa desta classe, os autos dessas infrações não têm o valor da multa",
+    "infraction.groups": "sem o grupo (A, B ou C) de uma conduta do art. 42, o fiscal não pode lavrar auto "
+    "dessa conduta",
     "penalty.points": "sem os pontos por classe, a pontuação do permissionário não é calculada",
     "penalty.recidivism_window": "sem o período de reincidência, a reincidência não é considerada no cálculo "
     "da penalidade",
