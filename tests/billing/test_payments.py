@@ -81,12 +81,12 @@ def test_any_unpaid_debt_blocks_the_inspection_and_the_release_in_marica(place: 
     # Each procedure names its own article: art. 27, § 3º for the inspection, art. 56 for the release.
     inspection = clearance(holder=holder, on=DAY + dt.timedelta(days=1), procedure="inspection")
     assert inspection.reasons[0].endswith(
-        "impedem a vistoria até a quitação (Lei Municipal 2627/2015 (Maricá), art. 27, § 3º)."
+        "impedem a vistoria até a quitação (Lei Municipal 2.627/2015 (Maricá), art. 27, § 3º)."
     )
     release = clearance(holder=holder, on=DAY + dt.timedelta(days=1), procedure="release")
     assert release.reasons[0].endswith(
         "impedem a liberação do veículo apreendido até a quitação "
-        "(Lei Municipal 2627/2015 (Maricá), art. 56)."
+        "(Lei Municipal 2.627/2015 (Maricá), art. 56)."
     )
 
 

@@ -117,7 +117,7 @@ def test_the_grant_opens_the_place_on_the_line_and_the_end_closes_it(make: Any) 
 
 def test_a_transfer_moves_the_place_to_the_receivers_permit(make: Any) -> None:
     j = make.jurisdiction("esteio")
-    # Lei 3984/2005 admits transfers; the agency records from when (the text has no date).
+    # Lei 3.984/2005 admits transfers; the agency records from when (the text has no date).
     agency_value("esteio", "permit.transfer_causes", ["death", "disability"], since=dt.date(2005, 1, 1))
     line = approved_line("esteio", valid_from=dt.date(2025, 1, 1))
     permit = make.permit(j, line=line, valid_until=dt.date(2030, 1, 1))

@@ -1,4 +1,4 @@
-"""The API's decisions, as the screens make them: Cabo's Council applies the penalty (Lei 2019/2002,
+"""The API's decisions, as the screens make them: Cabo's Council applies the penalty (Lei 2.019/2002,
 art. 29), Esteio's CIP chooses one measure by the members' votes (Anexo II, IV-02), and the EPTI
 suspends a chartering company's CRC (Pernambuco, Lei 16.205/2017, art. 23, III)."""
 

@@ -112,7 +112,7 @@ def test_the_minutes_are_generated_from_the_session(cip: dict[str, Any]) -> None
         "- Ana (Membro)",
         "auto nº AI-M-1",
         f"Permissionário: {world_holder_name(cip)}",
-        "Infração: Lei Municipal 3839/2004 (Esteio), Anexo II, I-03 — Não manter o selo",
+        "Infração: Lei Municipal 3.839/2004 (Esteio), Anexo II, I-03 — Não manter o selo",
         "Penalidade: Multa de R$\xa0100,00",
         f"Razões da defesa: {DEFENSE}",
         "Voto de Caio (Membro): Acolher (anular o auto) — A fotografia prova o selo.",

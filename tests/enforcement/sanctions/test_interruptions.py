@@ -1,4 +1,4 @@
-"""Maricá (Lei 2627/2015, art. 38): interruption of the service on the holder's request, up to 30
+"""Maricá (Lei 2.627/2015, art. 38): interruption of the service on the holder's request, up to 30
 days a year; beyond that it is desistência and leads to revocation (art. 58, IV)."""
 
 from __future__ import annotations

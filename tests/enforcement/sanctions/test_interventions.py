@@ -58,12 +58,12 @@ def test_esteio_intervention_deadlines_from_the_engine(world: Any) -> None:
     decreed = TODAY - dt.timedelta(days=20)
     item = _decree(place, decreed_on=decreed)
     assert item.procedure_due is not None and item.procedure_due >= decreed + dt.timedelta(days=30)
-    assert "Lei Municipal 3839/2004 (Esteio), art. 44" in item.citations
+    assert "Lei Municipal 3.839/2004 (Esteio), art. 44" in item.citations
     item = interventions.open_intervention_procedure(
         actor=None, intervention=item, opened_on=TODAY, reason="Portaria 5"
     )
     assert item.conclusion_due is not None and item.conclusion_due >= TODAY + dt.timedelta(days=180)
-    assert "Lei Municipal 3839/2004 (Esteio), art. 44, § 2º" in item.citations
+    assert "Lei Municipal 3.839/2004 (Esteio), art. 44, § 2º" in item.citations
     assert interventions.check_interventions(today=TODAY) == 0
     item = interventions.conclude_intervention(
         actor=None,

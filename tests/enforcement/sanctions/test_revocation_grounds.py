@@ -1,4 +1,4 @@
-"""Maricá (Lei 2627/2015, art. 58, III, V–VII; art. 55, § 1º): grounds of revocation the agency
+"""Maricá (Lei 2.627/2015, art. 58, III, V–VII; art. 55, § 1º): grounds of revocation the agency
 establishes — the fact and its proof recorded, the revocation process opened on that ground."""
 
 from __future__ import annotations
