@@ -164,7 +164,7 @@ def test_esteio_commission_opens_a_session_votes_and_judges(
     expect(item).to_contain_text("(só em empate)")  # the president's vote
     for member in members[1:3]:
         item.locator(f"select[name='vote_{member.pk}']").select_option("uphold")
-        item.locator(f"textarea[name='reasons_{member.pk}']").fill("O relatório do agente comprova a conduta.")
+        item.locator(f"textarea[name='reasons_{member.pk}']").fill("O relatório comprova a conduta.")
     item.locator("textarea[name=reasons]").fill("Infração comprovada pelo relatório do agente.")
     with page.expect_navigation():
         item.locator("button[type=submit]").first.click()
