@@ -60,6 +60,12 @@ def test_inspector_draws_up_a_notice_on_the_phone(
 
     url = live_server.url
     plate = bworld.objects["recife"]["registry.vehicle"].plate
+    # The world's stand-in notice (code "teste", for the tenancy walk) is no history of this
+    # holder: drawn up "now", it counted as an earlier offence whenever the form's minute came
+    # after it, and the engine rightly refused its unknown code.
+    InfractionNotice.objects.filter(number__startswith="AI-T-").update(
+        drawn_up_at=timezone.now() + dt.timedelta(days=1)
+    )
     sign_in(phone, "fiscal.recife")
     phone.goto(f"{url}/fiscalizacao/autos/novo/?placa={plate}")
     expect(phone.locator(".enf-status")).to_contain_text(": autorizado")
