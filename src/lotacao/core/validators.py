@@ -50,6 +50,17 @@ def format_cnpj(digits: str) -> str:
     return str(stdnum_cnpj.format(digits))
 
 
+
+def format_document(value: object) -> str:
+    """A CPF or CNPJ stored as digits, as people write it (000.000.000-00, 00.000.000/0000-00);
+    anything else as it was."""
+    digits = "".join(ch for ch in str(value or "") if ch.isdigit())
+    if len(digits) == 11:
+        return format_cpf(digits)
+    if len(digits) == 14:
+        return format_cnpj(digits)
+    return str(value or "")
+
 def mask_cpf(digits: str) -> str:
     """***.456.789-** — for screens that identify a person without showing the whole CPF."""
     return f"***.{digits[3:6]}.{digits[6:9]}-**" if len(digits) == 11 else "***"

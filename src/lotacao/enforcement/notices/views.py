@@ -26,7 +26,7 @@ from lotacao.chartering.selectors import notice_prefill
 from lotacao.core.idempotency import run_once
 from lotacao.core.law import pack_for
 from lotacao.core.models import Jurisdiction
-from lotacao.core.validators import format_cnpj, format_cpf
+from lotacao.core.validators import format_document
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process.stage import stage_context
 from lotacao.enforcement.models import InfractionNotice, NoticePhoto
@@ -92,15 +92,6 @@ def missing_words(code: str, parameters: list[str]) -> list[str]:
     """The values the agency has not supplied yet, by what they are (never by their id)."""
     pack = pack_for(code)
     return [pack.parameters[p].description if p in pack.parameters else p for p in parameters]
-
-
-def document_display(raw: str) -> str:
-    digits = "".join(ch for ch in raw if ch.isdigit())
-    if len(digits) == 14:
-        return format_cnpj(digits)
-    if len(digits) == 11:
-        return format_cpf(digits)
-    return raw
 
 
 def plate_check(plate: str, code: str) -> dict[str, Any] | None:
@@ -176,7 +167,7 @@ class NoticeCreate(LoginRequiredMixin, View):
             "offender_kind": found["offender_kind"],
             "plate": found["plate"],
             "offender_name": found["offender_name"],
-            "offender_document": document_display(found["offender_document"]),
+            "offender_document": format_document(found["offender_document"]),
             "description": found["description"],
         }
         note = f"Preenchido com a viagem {trip.origin} — {trip.destination} (manifesto {trip.token})."

@@ -93,11 +93,6 @@ def law_words_filter(value: Any) -> str:
 @register.filter(name="documento")
 def document_filter(value: Any) -> str:
     """A CPF or CNPJ stored as digits, as people write it (000.000.000-00, 00.000.000/0000-00)."""
-    from lotacao.core.validators import format_cnpj, format_cpf
+    from lotacao.core.validators import format_document
 
-    digits = "".join(ch for ch in str(value or "") if ch.isdigit())
-    if len(digits) == 11:
-        return format_cpf(digits)
-    if len(digits) == 14:
-        return format_cnpj(digits)
-    return str(value or "")
+    return format_document(value)
