@@ -171,7 +171,10 @@ def build_read_model(sample: list[str] | None) -> None:
     t0 = time.perf_counter()
     counts = refresh(timezone.localdate(), vehicle_ids=ids)
     took = time.perf_counter() - t0
-    per = took * 1000 / max(counts["recalculadas"], 1)
+    if not counts["recalculadas"]:
+        print(f"modelo de leitura: as placas sorteadas já estavam calculadas para hoje ({took:.1f} s)")
+        return
+    per = took * 1000 / counts["recalculadas"]
     print(
         f"modelo de leitura (job noturno public_answers): {counts['recalculadas']:,} de {total:,} "
         f"veículos em {took:.1f} s ({per:.1f} ms por veículo"

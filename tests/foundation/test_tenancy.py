@@ -22,6 +22,8 @@ def _id_patterns(patterns: list[Any] | None = None, namespace: str = "") -> list
                 # the API has its own tenancy test
             ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
             found += _id_patterns(p.url_patterns, ns)
+        elif p.callback.__module__.startswith("lotacao.public."):
+            continue  # the public plate check served outside the API's dispatch: no personal data
         elif isinstance(p, URLPattern) and getattr(p.pattern, "converters", None):
             found.append((f"{namespace}{p.name}", p))
     return found

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from typing import Any
 
+import pytest
 from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -134,8 +135,15 @@ def test_moving_a_permit_to_another_vehicle_marks_both(world: Any, client: Any) 
     old = permit.vehicle
     assert _answer(client)["authorized"] is True
     other = services.create_vehicle(
-        actor=None, jurisdiction=world.a, plate="ABA1C24", manufacture_year=2021, category="van",
-        seats=16, doors=4, holder=world.objects["recife"]["registry.holder"], reason="teste",
+        actor=None,
+        jurisdiction=world.a,
+        plate="ABA1C24",
+        manufacture_year=2021,
+        category="van",
+        seats=16,
+        doors=4,
+        holder=world.objects["recife"]["registry.holder"],
+        reason="teste",
     )
     _answer(client, "ABA1C24")
     permit.vehicle = other
@@ -186,3 +194,20 @@ def test_every_table_the_answer_reads_is_watched(world: Any) -> None:
     # The agency value is read with who recorded it (select_related): not part of the answer.
     not_in_the_answer = {"accounts.User"}
     assert read - set(readmodel.WATCHED) - not_in_the_answer == set(), read
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_plate_check_is_a_prepared_statement(
+    world: Any, client: Any, settings: Any
+) -> None:
+    """The server neither parses nor plans the plate check again on a connection (docs/performance.md);
+    behind a pooler that cannot keep prepared statements it is turned off and answers the same."""
+    first = _answer(client)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("public_publicanswer" in statement for statement in prepared), prepared
+    settings.LOTACAO_PUBLIC_PREPARED = False
+    with CaptureQueriesContext(connection) as ctx:
+        assert _answer(client) == first
+    assert [q for q in ctx.captured_queries if "public_publicanswer" in q["sql"]]

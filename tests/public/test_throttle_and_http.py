@@ -16,7 +16,36 @@ API = "/api/public/vehicles/"
 
 @pytest.fixture(autouse=True)
 def empty_cache() -> None:
+    from lotacao.public import throttle
+
     caches["default"].clear()
+    throttle.forget()
+
+
+class Clock:
+    """Stands in for the throttle's monotonic clock."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: Any) -> Clock:
+    from lotacao.public import throttle
+
+    fake = Clock()
+    monkeypatch.setattr(throttle, "_clock", fake)
+    return fake
+
+
+def _shared_count(address: str = "127.0.0.1", window: int = 3600) -> int | None:
+    import time
+
+    value = caches["default"].get(f"lotacao:public-rate:{address}:{int(time.time() // window)}")
+    return None if value is None else int(value)
 
 
 def test_over_the_limit_an_address_gets_429_with_retry_after(world: Any, client: Any, settings: Any) -> None:
@@ -71,14 +100,70 @@ def test_the_counter_lives_in_the_database_cache_shared_by_every_process(
     assert client.get(API + "ABA1C23").status_code == 429
 
 
-def test_a_failing_cache_lets_the_public_check_answer(world: Any, client: Any, monkeypatch: Any) -> None:
+def test_a_failing_cache_lets_the_public_check_answer(
+    world: Any, client: Any, monkeypatch: Any, settings: Any
+) -> None:
     from lotacao.public import throttle
+
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "1000/3600"
 
     def down(*args: Any, **kwargs: Any) -> int:
         raise ConnectionError("cache fora do ar")
 
-    monkeypatch.setattr(throttle, "_count", down)
+    monkeypatch.setattr(throttle, "_start_count", down)
     assert client.get(API + "ABA1C23").status_code == 200
+    assert _shared_count() is None  # nothing reached the cache, and nothing broke
+    # When the cache is back, the requests it missed are added with the next one.
+    monkeypatch.undo()
+    assert client.get(API + "ABA1C23").status_code == 200
+    assert _shared_count() == 2
+
+
+def test_far_from_the_limit_a_process_adds_its_requests_in_one_batch(
+    world: Any, client: Any, settings: Any, clock: Clock
+) -> None:
+    from lotacao.public import throttle
+
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "1000/3600"
+    for _ in range(10):
+        assert client.get(API + "ABA1C23").status_code == 200
+    assert _shared_count() == 1  # the first asked the cache; nine wait for the batch
+    clock.now += throttle.SYNC_SECONDS
+    assert client.get(API + "ABA1C23").status_code == 200
+    assert _shared_count() == 11
+
+
+def test_near_the_limit_every_request_is_counted_in_the_cache_before_it_is_answered(
+    world: Any, client: Any, settings: Any, clock: Clock
+) -> None:
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "10/3600"
+    counts = []
+    for _ in range(10):
+        assert client.get(API + "ABA1C23").status_code == 200
+        counts.append(_shared_count())
+    # Below half the limit the batch waits; from half of it on, every request is in the cache.
+    assert counts == [1, 1, 1, 1, 5, 6, 7, 8, 9, 10]
+    refused = client.get(API + "ABA1C23")
+    assert refused.status_code == 429 and _shared_count() == 11
+
+
+def test_what_other_servers_counted_is_seen(world: Any, client: Any, settings: Any, clock: Clock) -> None:
+    """The count is the cache's: an address other servers already sent to the limit is refused at
+    once here; one this process counted lately is refused once its batch is due."""
+    import time
+
+    from lotacao.public import throttle
+
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "100/3600"
+    slot = int(time.time() // 3600)
+    caches["default"].set(f"lotacao:public-rate:10.0.0.9:{slot}", 100, 3600)
+    assert client.get(API + "ABA1C23", REMOTE_ADDR="10.0.0.9").status_code == 429
+    assert client.get(API + "ABA1C23").status_code == 200  # 127.0.0.1: counted here, 1 in the cache
+    caches["default"].incr(f"lotacao:public-rate:127.0.0.1:{slot}", 200)  # other servers' requests
+    assert client.get(API + "ABA1C23").status_code == 200  # within the batch's quarter of a second
+    clock.now += throttle.SYNC_SECONDS
+    refused = client.get(API + "ABA1C23")
+    assert refused.status_code == 429 and _shared_count() == 203
 
 
 def test_the_answer_has_an_etag_and_a_conditional_get_is_304_until_it_changes(
@@ -93,11 +178,26 @@ def test_the_answer_has_an_etag_and_a_conditional_get_is_304_until_it_changes(
     assert again.status_code == 304 and again["ETag"] == tag and again.content == b""
     permit = world.objects["recife"]["permits.permit"]
     suspend_permit(
-        actor=world.users["gestor.recife"], permit=permit, until=timezone.localdate() + dt.timedelta(days=3),
+        actor=world.users["gestor.recife"],
+        permit=permit,
+        until=timezone.localdate() + dt.timedelta(days=3),
         reason="teste",
     )
     changed = client.get(API + "ABA1C23", HTTP_IF_NONE_MATCH=tag)
     assert changed.status_code == 200 and changed["ETag"] != tag and changed.json()["authorized"] is False
+
+
+def test_the_plate_check_is_its_operation_served_without_the_api_dispatch(client: Any, db: Any) -> None:
+    """lotacao.config.urls routes the most asked path straight to the operation's function."""
+    from django.urls import resolve
+
+    from lotacao.public import api as public_api
+
+    match = resolve(API + "ABA1C23")
+    assert match.url_name == "public_plate_check"
+    assert match.func.__wrapped__ is public_api.public_vehicle  # type: ignore[attr-defined]
+    refused = client.post(API + "ABA1C23")
+    assert refused.status_code == 405 and refused["Allow"] == "GET"  # as the operation: GET only
 
 
 def test_the_openapi_declares_the_answers(client: Any, db: Any) -> None:

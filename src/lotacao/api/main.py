@@ -52,8 +52,10 @@ api = LotacaoAPI(
     auth=AUTH,
 )
 
-# (prefix, router): the public router sets auth=None itself.
+# (prefix, router): the public router sets auth=None itself. It comes first: its plate check is
+# the most asked path of all, and Django tries an API's paths in this order.
 ROUTERS = [
+    ("/public", public_api.router),
     ("/registry", registry_api.router),
     ("/permits", permits_api.router),
     ("/documents", documents_api.router),
@@ -65,7 +67,6 @@ ROUTERS = [
     ("/due-process", api_process.router),
     ("/billing", billing_api.router),
     ("/chartering", chartering_api.router),
-    ("/public", public_api.router),
 ]
 for prefix, router in ROUTERS:
     api.add_router(prefix, router)

@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from lotacao.api.main import api
 from lotacao.ops import health
+from lotacao.public import api as public_api
 
 urlpatterns = [
     # Liveness (no database) and readiness (database, migrations, nightly jobs): lotacao.ops.health.
@@ -23,6 +24,10 @@ urlpatterns = [
     path("cobranca/", include("lotacao.billing.urls")),
     path("lei/", include("lotacao.web.urls_law")),
     path("publico/", include("lotacao.public.urls")),
+    # The public plate check, the most asked path of all, is its API operation's own function served
+    # without django-ninja's dispatch, which it does not need (no body, no authentication, the plate
+    # checked by the function itself); the operation still documents it in the OpenAPI.
+    path("api/public/vehicles/<str:plate>", public_api.plate_check, name="public_plate_check"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]

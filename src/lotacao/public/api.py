@@ -8,6 +8,7 @@ import orjson
 from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.views.decorators.http import require_GET
 from ninja import Router, Schema
 from ninja.errors import HttpError
 
@@ -58,6 +59,9 @@ def public_vehicle(request: HttpRequest, plate: str) -> Any:
         return problem(422, result["error"])
     response = HttpResponse(orjson.dumps(result), content_type="application/json")
     return conditional(request, response)
+
+
+plate_check = require_GET(public_vehicle)  # served directly by lotacao.config.urls, as the operation
 
 
 @router.get("/gtfs/{jurisdiction}")

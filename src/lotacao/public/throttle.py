@@ -2,20 +2,30 @@
 
 `LOTACAO_PUBLIC_RATE_LIMIT` is "requests/seconds" per client address (default 120 in 60 s: a
 passenger checking plates at a stop never meets it; a script sweeping the register does). The
-counter of the current window lives in Django's cache (`LOTACAO_PUBLIC_RATE_CACHE`, default
+count of the current window lives in Django's cache (`LOTACAO_PUBLIC_RATE_CACHE`, default
 "default"): Redis or the database in production (config/settings/production.py), so all app
 servers share it. Over the limit: 429, a problem body in Portuguese and `Retry-After`. If the cache
 itself fails the check lets the request through (logged): the public answer matters more.
 The client's address is REMOTE_ADDR, or, behind `LOTACAO_PROXY_COUNT` proxies, the address they
 appended to X-Forwarded-For.
+
+Far from the limit a process does not ask the cache on every request: it adds its requests to the
+shared count in one batch (INCRBY) at most every `SYNC_SECONDS`, and asks at once whenever an
+address it has not counted lately appears or its count, as last seen plus this process's own since,
+reaches half the limit. Near the limit every request is therefore counted in the cache before it is
+answered, exactly as without the batch; far from it the count is at most `SYNC_SECONDS` behind, which
+a limit meant for scripts sweeping the register does not feel. What a process holds between two
+batches is only its own requests of that fraction of a second: the count is the cache's.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +36,9 @@ from django.http import HttpRequest, HttpResponse
 from lotacao.core.problems import problem
 
 log = logging.getLogger("lotacao.public")
+
+SYNC_SECONDS = 0.25  # the longest a process keeps requests it has not added to the shared count
+_clock = time.monotonic  # (tests move it)
 
 
 def limit() -> tuple[int, int]:
@@ -45,21 +58,21 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR") or "")
 
 
-def _start_count(cache: Any, key: str, window: int) -> Callable[[], int]:
-    """Start counting this request; the returned function gives this window's count.
+def _start_count(cache: Any, key: str, window: int, amount: int) -> Callable[[], int]:
+    """Add `amount` requests to the window's shared count; the returned function gives the count.
 
-    On Redis the INCR (and the window's EXPIRE) is sent at once and its answer read only when asked,
-    so the cache's round trip overlaps the database's instead of adding to it. On any other cache
-    (the database's) it is the portable add-or-increment, done at once."""
+    On Redis the INCRBY (and the window's EXPIRE) is sent at once and its answer read only when
+    asked, so the cache's round trip overlaps the database's instead of adding to it. On any other
+    cache (the database's) it is the portable add-or-increment, done at once."""
     if isinstance(cache, RedisCache):
         full = cache.make_and_validate_key(key)
         client = _redis_clients.get(id(cache))
         if client is None:
             client = _redis_clients[id(cache)] = cache._cache.get_client(full, write=True)
         pool = client.connection_pool
-        conn = pool.get_connection("INCR")
+        conn = pool.get_connection("INCRBY")
         try:
-            conn.send_command("INCR", full)
+            conn.send_command("INCRBY", full, amount)
             conn.send_command("EXPIRE", full, window + 1, "NX")
         except BaseException:
             pool.release(conn)
@@ -78,17 +91,42 @@ def _start_count(cache: Any, key: str, window: int) -> Callable[[], int]:
 
         return finish
     try:
-        count = int(cache.incr(key))
+        count = int(cache.incr(key, amount))
     except ValueError:  # first request of the window
-        count = 1 if cache.add(key, 1, timeout=window + 1) else int(cache.incr(key))
+        count = amount if cache.add(key, amount, timeout=window + 1) else int(cache.incr(key, amount))
     return lambda: count
 
 
-def _count(cache: Any, key: str, window: int) -> int:
-    return _start_count(cache, key, window)()
-
-
 _redis_clients: dict[int, Any] = {}  # one client (and its connection pool) per process
+
+
+@dataclass
+class _Tally:
+    """One address's window as this process sees it."""
+
+    seen: int = 0  # the shared count the last time this process added to it
+    own: int = 0  # this process's requests not yet added
+    synced: float = 0.0  # when (_clock) it last added them
+
+
+_tallies: dict[tuple[str, str, int], _Tally] = {}  # (cache, address, window slot) → tally
+_lock = threading.Lock()  # gunicorn's threaded workers share a process
+
+
+def forget() -> None:
+    """Drop what this process holds (tests that clear the cache)."""
+    with _lock:
+        _tallies.clear()
+
+
+def _tally(alias: str, address: str, slot: int) -> _Tally:
+    tally = _tallies.get((alias, address, slot))
+    if tally is None:
+        if len(_tallies) > 10_000:  # the windows that ended
+            for old in [k for k in _tallies if k[2] < slot]:
+                del _tallies[old]
+        tally = _tallies[(alias, address, slot)] = _Tally()
+    return tally
 
 
 def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
@@ -99,20 +137,31 @@ def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
         return lambda: None
     now = time.time()
     slot = int(now // window)
-    key = f"lotacao:public-rate:{client_address(request)}:{slot}"
-    cache = caches[getattr(settings, "LOTACAO_PUBLIC_RATE_CACHE", "default")]
+    address = client_address(request)
+    alias = str(getattr(settings, "LOTACAO_PUBLIC_RATE_CACHE", "default"))
+    clock = _clock()
+    with _lock:
+        tally = _tally(alias, address, slot)
+        tally.own += 1
+        if tally.synced and clock - tally.synced < SYNC_SECONDS and 2 * (tally.seen + tally.own) < count_max:
+            return lambda: None  # far from the limit and counted lately: added with the next batch
+        amount, tally.own = tally.own, 0
+        tally.synced = clock
+    key = f"lotacao:public-rate:{address}:{slot}"
     try:
-        pending = _start_count(cache, key, window)
+        pending = _start_count(caches[alias], key, window, amount)
     except Exception:  # a cache failure must not take the public check down
         log.warning("public rate limit: cache unavailable", exc_info=True)
-        return lambda: None
+        return _lost(tally, amount)
 
     def verdict() -> HttpResponse | None:
         try:
             count = pending()
         except Exception:  # a cache failure must not take the public check down
             log.warning("public rate limit: cache unavailable", exc_info=True)
-            return None
+            return _lost(tally, amount)()
+        with _lock:
+            tally.seen = count
         if count <= count_max:
             return None
         retry = max(math.ceil((slot + 1) * window - now), 1)
@@ -124,6 +173,14 @@ def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
         return response
 
     return verdict
+
+
+def _lost(tally: _Tally, amount: int) -> Callable[[], None]:
+    """The cache did not take the batch: keep it for the next try, and let the request through."""
+    with _lock:
+        tally.own += amount
+        tally.synced = 0.0
+    return lambda: None
 
 
 def throttled(request: HttpRequest) -> HttpResponse | None:

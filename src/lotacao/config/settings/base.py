@@ -233,5 +233,8 @@ LOTACAO_PROXY_COUNT = int(os.environ.get("LOTACAO_PROXY_COUNT", "0"))
 LOTACAO_PUBLIC_REPLICA: str | None = None
 LOTACAO_PUBLIC_REPLICA_MAX_LAG = float(os.environ.get("LOTACAO_PUBLIC_REPLICA_MAX_LAG", "1"))
 LOTACAO_PUBLIC_REPLICA_PROBE_SECONDS = float(os.environ.get("LOTACAO_PUBLIC_REPLICA_PROBE_SECONDS", "5"))
+# The plate check's query as a statement prepared on each PostgreSQL connection; turn off behind a
+# pooler that cannot keep prepared statements (PgBouncer before 1.21 in transaction mode).
+LOTACAO_PUBLIC_PREPARED = env_bool("LOTACAO_PUBLIC_PREPARED", True)
 DATABASE_ROUTERS = ["lotacao.public.routing.PublicReplicaRouter"]
 LOTACAO_BENCH_VIEWS = os.environ.get("LOTACAO_BENCH_VIEWS") == "1"
