@@ -67,6 +67,19 @@ def test_by_default_nothing_lives_in_a_process_and_uploads_are_local_files() -> 
     assert found["databases"] == ["default"] and found["replica"] is None
 
 
+def test_migrate_creates_the_cache_table_whatever_cache_it_runs_with(db: Any) -> None:
+    """The tests run with the local-memory cache, as an installation migrated with Redis set would:
+    the table production falls back to without Redis exists all the same."""
+    import importlib
+
+    from django.db import connection
+
+    migration = importlib.import_module("lotacao.public.migrations.0003_cache_table_always")
+    found = _settings({})
+    assert found["cache_location"] == migration.TABLE
+    assert migration.TABLE in connection.introspection.table_names()
+
+
 def test_redis_s3_and_a_replica_are_switched_on_from_the_environment() -> None:
     found = _settings(
         {

@@ -101,22 +101,34 @@ def test_the_counter_lives_in_the_database_cache_shared_by_every_process(
 
 
 def test_a_failing_cache_lets_the_public_check_answer(
-    world: Any, client: Any, monkeypatch: Any, settings: Any
+    world: Any, client: Any, monkeypatch: Any, settings: Any, clock: Clock, caplog: Any
 ) -> None:
+    """The answer matters more than the count: through it goes, the process counts alone for a
+    while (one line in the log, not one per request) and adds what it counted when the cache is back."""
     from lotacao.public import throttle
 
-    settings.LOTACAO_PUBLIC_RATE_LIMIT = "1000/3600"
+    settings.LOTACAO_PUBLIC_RATE_LIMIT = "5/3600"
+    calls = []
+    working = throttle._start_count
 
     def down(*args: Any, **kwargs: Any) -> int:
+        calls.append(args)
         raise ConnectionError("cache fora do ar")
 
     monkeypatch.setattr(throttle, "_start_count", down)
-    assert client.get(API + "ABA1C23").status_code == 200
-    assert _shared_count() is None  # nothing reached the cache, and nothing broke
-    # When the cache is back, the requests it missed are added with the next one.
-    monkeypatch.undo()
-    assert client.get(API + "ABA1C23").status_code == 200
-    assert _shared_count() == 2
+    with caplog.at_level("WARNING", logger="lotacao.public"):
+        for _ in range(5):
+            assert client.get(API + "ABA1C23").status_code == 200
+    assert len(calls) == 1  # asked once; then it counts alone for RETRY_SECONDS
+    assert len([r for r in caplog.records if "cache unavailable" in r.message]) == 1
+    refused = client.get(API + "ABA1C23")  # the sixth, over the limit by this process's own count
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert _shared_count() is None  # nothing reached the cache
+    # The cache is back: after RETRY_SECONDS the next request adds the six it missed, and its own.
+    monkeypatch.setattr(throttle, "_start_count", working)
+    clock.now += throttle.RETRY_SECONDS
+    assert client.get(API + "ABA1C23").status_code == 429
+    assert _shared_count() == 7
 
 
 def test_far_from_the_limit_a_process_adds_its_requests_in_one_batch(

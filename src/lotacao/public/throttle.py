@@ -5,7 +5,9 @@ passenger checking plates at a stop never meets it; a script sweeping the regist
 count of the current window lives in Django's cache (`LOTACAO_PUBLIC_RATE_CACHE`, default
 "default"): Redis or the database in production (config/settings/production.py), so all app
 servers share it. Over the limit: 429, a problem body in Portuguese and `Retry-After`. If the cache
-itself fails the check lets the request through (logged): the public answer matters more.
+itself fails, the public answer matters more: the request goes through, and for `RETRY_SECONDS` the
+process counts alone against the same limit (said once in the log) before it asks the cache again,
+adding what it counted meanwhile.
 The client's address is REMOTE_ADDR, or, behind `LOTACAO_PROXY_COUNT` proxies, the address they
 appended to X-Forwarded-For.
 
@@ -38,6 +40,7 @@ from lotacao.core.problems import problem
 log = logging.getLogger("lotacao.public")
 
 SYNC_SECONDS = 0.25  # the longest a process keeps requests it has not added to the shared count
+RETRY_SECONDS = 5.0  # after the cache failed, how long a process counts alone before asking again
 _clock = time.monotonic  # (tests move it)
 
 
@@ -111,12 +114,15 @@ class _Tally:
 
 _tallies: dict[tuple[str, str, int], _Tally] = {}  # (cache, address, window slot) → tally
 _lock = threading.Lock()  # gunicorn's threaded workers share a process
+_down_until = 0.0  # (_clock) the cache failed: until then this process counts alone
 
 
 def forget() -> None:
     """Drop what this process holds (tests that clear the cache)."""
+    global _down_until
     with _lock:
         _tallies.clear()
+        _down_until = 0.0
 
 
 def _tally(alias: str, address: str, slot: int) -> _Tally:
@@ -143,6 +149,9 @@ def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
     with _lock:
         tally = _tally(alias, address, slot)
         tally.own += 1
+        if clock < _down_until:  # the cache failed lately: this process's own count decides
+            over = tally.seen + tally.own > count_max
+            return lambda: _refusal(slot, window, now) if over else None
         if tally.synced and clock - tally.synced < SYNC_SECONDS and 2 * (tally.seen + tally.own) < count_max:
             return lambda: None  # far from the limit and counted lately: added with the next batch
         amount, tally.own = tally.own, 0
@@ -151,35 +160,41 @@ def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
     try:
         pending = _start_count(caches[alias], key, window, amount)
     except Exception:  # a cache failure must not take the public check down
-        log.warning("public rate limit: cache unavailable", exc_info=True)
-        return _lost(tally, amount)
+        return _lost(tally, amount, clock)
 
     def verdict() -> HttpResponse | None:
         try:
             count = pending()
         except Exception:  # a cache failure must not take the public check down
-            log.warning("public rate limit: cache unavailable", exc_info=True)
-            return _lost(tally, amount)()
+            return _lost(tally, amount, clock)()
         with _lock:
             tally.seen = count
-        if count <= count_max:
-            return None
-        retry = max(math.ceil((slot + 1) * window - now), 1)
-        response = problem(
-            429,
-            f"Muitas consultas seguidas a partir deste endereço. Tente de novo em {retry} segundos.",
-        )
-        response["Retry-After"] = str(retry)
-        return response
+        return _refusal(slot, window, now) if count > count_max else None
 
     return verdict
 
 
-def _lost(tally: _Tally, amount: int) -> Callable[[], None]:
-    """The cache did not take the batch: keep it for the next try, and let the request through."""
+def _refusal(slot: int, window: int, now: float) -> HttpResponse:
+    retry = max(math.ceil((slot + 1) * window - now), 1)
+    response = problem(
+        429,
+        f"Muitas consultas seguidas a partir deste endereço. Tente de novo em {retry} segundos.",
+    )
+    response["Retry-After"] = str(retry)
+    return response
+
+
+def _lost(tally: _Tally, amount: int, clock: float) -> Callable[[], None]:
+    """The cache did not take the batch: keep it for when the cache answers again (this process
+    counts alone for RETRY_SECONDS, said once in the log), and let the request through."""
+    global _down_until
     with _lock:
         tally.own += amount
         tally.synced = 0.0
+        first = _down_until == 0.0 or clock >= _down_until + RETRY_SECONDS
+        _down_until = clock + RETRY_SECONDS
+    if first:
+        log.warning("public rate limit: cache unavailable; counting in this process", exc_info=True)
     return lambda: None
 
 
