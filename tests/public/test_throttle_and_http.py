@@ -44,7 +44,9 @@ def clock(monkeypatch: Any) -> Clock:
 def _shared_count(address: str = "127.0.0.1", window: int = 3600) -> int | None:
     import time
 
-    value = caches["default"].get(f"lotacao:public-rate:{address}:{int(time.time() // window)}")
+    from lotacao.public.throttle import cache_key
+
+    value = caches["default"].get(cache_key(address, int(time.time() // window)))
     return None if value is None else int(value)
 
 
@@ -168,10 +170,10 @@ def test_what_other_servers_counted_is_seen(world: Any, client: Any, settings: A
 
     settings.LOTACAO_PUBLIC_RATE_LIMIT = "100/3600"
     slot = int(time.time() // 3600)
-    caches["default"].set(f"lotacao:public-rate:10.0.0.9:{slot}", 100, 3600)
+    caches["default"].set(throttle.cache_key("10.0.0.9", slot), 100, 3600)
     assert client.get(API + "ABA1C23", REMOTE_ADDR="10.0.0.9").status_code == 429
     assert client.get(API + "ABA1C23").status_code == 200  # 127.0.0.1: counted here, 1 in the cache
-    caches["default"].incr(f"lotacao:public-rate:127.0.0.1:{slot}", 200)  # other servers' requests
+    caches["default"].incr(throttle.cache_key("127.0.0.1", slot), 200)  # other servers' requests
     assert client.get(API + "ABA1C23").status_code == 200  # within the batch's quarter of a second
     clock.now += throttle.SYNC_SECONDS
     refused = client.get(API + "ABA1C23")

@@ -115,6 +115,7 @@ class _Tally:
 _tallies: dict[tuple[str, str, int], _Tally] = {}  # (cache, address, window slot) → tally
 _lock = threading.Lock()  # gunicorn's threaded workers share a process
 _down_until = 0.0  # (_clock) the cache failed: until then this process counts alone
+_newest_slot = -1  # the newest window this process has counted in
 
 
 def forget() -> None:
@@ -126,13 +127,20 @@ def forget() -> None:
 
 
 def _tally(alias: str, address: str, slot: int) -> _Tally:
+    global _newest_slot
     tally = _tallies.get((alias, address, slot))
     if tally is None:
-        if len(_tallies) > 10_000:  # the windows that ended
+        if slot > _newest_slot:  # a new window: drop the ended ones, once per window
             for old in [k for k in _tallies if k[2] < slot]:
                 del _tallies[old]
+            _newest_slot = slot
         tally = _tallies[(alias, address, slot)] = _Tally()
     return tally
+
+
+def cache_key(address: str, slot: int) -> str:
+    """The shared count's key of one address in one window."""
+    return f"lotacao:public-rate:{address}:{slot}"
 
 
 def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
@@ -156,7 +164,7 @@ def start(request: HttpRequest) -> Callable[[], HttpResponse | None]:
             return lambda: None  # far from the limit and counted lately: added with the next batch
         amount, tally.own = tally.own, 0
         tally.synced = clock
-    key = f"lotacao:public-rate:{address}:{slot}"
+    key = cache_key(address, slot)
     try:
         pending = _start_count(caches[alias], key, window, amount)
     except Exception:  # a cache failure must not take the public check down
