@@ -24,6 +24,7 @@ urlpatterns = [
     path("cobranca/", include("lotacao.billing.urls")),
     path("lei/", include("lotacao.web.urls_law")),
     path("publico/", include("lotacao.public.urls")),
+    path("implantacao/", include("lotacao.onboarding.urls")),
     # The public plate check, the most asked path of all, is its API operation's own function served
     # without django-ninja's dispatch, which it does not need (no body, no authentication, the plate
     # checked by the function itself); the operation still documents it in the OpenAPI.

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "lotacao.api",
     "lotacao.web",
     "lotacao.ops",
+    "lotacao.onboarding",
     "lotacao.demo",
 ]
 
