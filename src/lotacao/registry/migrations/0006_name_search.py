@@ -27,22 +27,27 @@ def _fold(value):
 
 
 def fill(apps, schema_editor):
-    Person = apps.get_model("registry", "Person")
-    Company = apps.get_model("registry", "Company")
+    # Through the migrating connection only (`migrate --database owner`): the default one is the
+    # serving role, which may not connect yet, or waits on this migration's own lock if it can.
+    db = schema_editor.connection.alias
+    persons = apps.get_model("registry", "Person")._base_manager.db_manager(db)
+    companies = apps.get_model("registry", "Company")._base_manager.db_manager(db)
     batch = []
-    for person in Person._base_manager.only("pk", "full_name").iterator(chunk_size=2000):
+    for person in persons.only("pk", "full_name").iterator(chunk_size=2000):
         person.name_search = _fold(person.full_name)
         batch.append(person)
         if len(batch) >= 2000:
-            Person._base_manager.bulk_update(batch, ["name_search"])
+            persons.bulk_update(batch, ["name_search"])
             batch = []
-    Person._base_manager.bulk_update(batch, ["name_search"])
-    for company in Company._base_manager.only("pk", "legal_name", "trade_name"):
+    persons.bulk_update(batch, ["name_search"])
+    batch = []
+    for company in companies.only("pk", "legal_name", "trade_name"):
         both = company.legal_name
         if company.trade_name and company.trade_name != company.legal_name:
             both = f"{company.legal_name} {company.trade_name}"
         company.name_search = _fold(both)
-        company.save(update_fields=["name_search"])
+        batch.append(company)
+    companies.bulk_update(batch, ["name_search"], batch_size=2000)
 
 
 def trigram_indexes(apps, schema_editor):
