@@ -15,8 +15,10 @@ def _grant_after_migrate(sender: Any, using: str = "default", **kwargs: Any) -> 
     connection = connections[using]
     if not role or connection.vendor != "postgresql":
         return
-    from lotacao.audit.roles import grant_serving_role
+    from lotacao.audit.roles import AUDIT_TABLE, grant_serving_role
 
+    if AUDIT_TABLE not in connection.introspection.table_names():
+        return  # a partial migrate (`migrate core`) before the audit log exists: the next one grants
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_user")
         if cursor.fetchone()[0] == role:
