@@ -74,3 +74,36 @@ class IdleTimeoutMiddleware:
                 return redirect(settings.LOGIN_URL)
             request.session[self.KEY] = now
         return self.get_response(request)
+
+
+class PasswordChangeMiddleware:
+    """A user signed in with a one-time password (`User.must_change_password`) reaches nothing but
+    the password change and signing out until the password is changed; the API answers 403."""
+
+    ALLOWED = ("accounts:password_change", "accounts:logout")
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated and getattr(user, "must_change_password", False):
+            from django.urls import reverse
+
+            allowed = {reverse(name) for name in self.ALLOWED}
+            if request.path not in allowed and not request.path.startswith(settings.STATIC_URL or "/static/"):
+                if request.path.startswith("/api/"):
+                    from django.http import JsonResponse
+
+                    return JsonResponse(
+                        {
+                            "type": "about:blank",
+                            "title": "Troque a senha provisória",
+                            "status": 403,
+                            "detail": "Troque a senha provisória em /conta/senha/ antes de usar o sistema.",
+                        },
+                        status=403,
+                        content_type="application/problem+json",
+                    )
+                return redirect(reverse("accounts:password_change"))
+        return self.get_response(request)

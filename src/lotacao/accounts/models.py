@@ -7,6 +7,10 @@ from django.db import models
 class User(AbstractUser):
     """A person who signs in: agency staff, a permit holder (or company), or the operator."""
 
+    # Set with a one-time password (`setup_agency`): every page but the password change and
+    # signing out sends the user to change it first (accounts.middleware.PasswordChangeMiddleware).
+    must_change_password = models.BooleanField("deve trocar a senha no próximo acesso", default=False)
+
     class Meta:
         verbose_name = "usuário"
         verbose_name_plural = "usuários"

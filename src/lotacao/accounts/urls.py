@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from lotacao.accounts import views
 from lotacao.accounts.forms import LoginForm
 
 app_name = "accounts"
@@ -11,4 +12,5 @@ urlpatterns = [
         name="login",
     ),
     path("sair/", auth_views.LogoutView.as_view(), name="logout"),
+    path("senha/", views.PasswordChangeView.as_view(), name="password_change"),
 ]

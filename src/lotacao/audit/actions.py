@@ -21,6 +21,13 @@ ACTIONS: dict[str, str] = {
     "agency_value.created": "registro de valor da lei",
     "agency_value.annulled": "anulação de valor da lei",
     "api_token.created": "emissão de chave de acesso à API",
+    "account.password_changed": "troca de senha pelo próprio usuário",
+    # an agency comes in (onboarding: setup_agency and the operator's screen)
+    "agency.created": "implantação do órgão gestor",
+    "agency.updated": "alteração dos dados do órgão gestor na implantação",
+    "agency.manager_created": "cadastro do gestor com senha provisória",
+    "agency.manager_granted": "papel de gestor concedido na implantação",
+    "agency.manager_password_reset": "nova senha provisória do gestor",
     "vehicle.deregistered": "baixa do veículo",
     # permits and agents
     "permit.applied": "requerimento de permissão",

@@ -73,6 +73,7 @@ MIDDLEWARE = [
     "lotacao.accounts.middleware.TenancyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "lotacao.accounts.middleware.IdleTimeoutMiddleware",
+    "lotacao.accounts.middleware.PasswordChangeMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
