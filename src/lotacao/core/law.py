@@ -133,6 +133,13 @@ def evaluate_deadline(case: dict[str, Any]) -> DeadlineResult:
     return cast(DeadlineResult, _answered(case, "deadline"))
 
 
+def pack_ids() -> list[str]:
+    """The ids of the regulation packs this installation has: the jurisdictions it can serve."""
+    from lotacao.law.packs import available_packs
+
+    return list(available_packs())
+
+
 def _known() -> set[str]:
     from lotacao.law.packs import available_packs
 

@@ -189,5 +189,13 @@ def menu(request: Any) -> dict[str, Any]:
         if links:
             groups.append((group, links))
     if access.operator:
-        groups.append(("Operação", [Link("Administração", reverse("admin:index"))]))
+        groups.append(
+            (
+                "Operação",
+                [
+                    Link("Implantar órgão gestor", reverse("onboarding:agency")),
+                    Link("Administração", reverse("admin:index")),
+                ],
+            )
+        )
     return {"menu_groups": groups, "menu_links": []}
