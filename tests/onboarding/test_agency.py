@@ -14,6 +14,7 @@ from django.test import Client
 from lotacao.accounts.models import HolderAccount, StaffMembership, User
 from lotacao.audit.models import AuditEvent
 from lotacao.core.models import Jurisdiction
+from tests.language.crawl import findings, parse_html
 
 pytestmark = pytest.mark.django_db
 
@@ -87,6 +88,7 @@ def test_the_command_creates_recife_with_its_pack_and_a_manager_who_must_change_
     assert client.get("/cadastro/veiculos/").url == "/conta/senha/"
     page = client.get("/conta/senha/")
     assert "senha provisória" in page.content.decode()
+    assert findings(parse_html(page.content.decode())[0]) == []
     refused = client.post(
         "/conta/senha/",
         {"old_password": password, "new_password1": "curta", "new_password2": "curta"},
@@ -219,19 +221,25 @@ def test_the_operator_sets_up_an_agency_on_the_screen_found_in_the_menu() -> Non
     assert event.actor_label == "operador"
     again = client.post("/implantacao/orgao/", form).content.decode()
     assert "Nada a alterar" in again and "mostrada só agora" not in again
-    assert "gestor.marica2" in client.get("/implantacao/orgao/").content.decode()
+    listed = client.get("/implantacao/orgao/").content.decode()
+    assert "Beatriz Lima" in listed and "Maricá (RJ)" in listed, listed[listed.find("implantados") :][:1500]
+    # what the operator reads passes the language crawl's checker
+    for html in (page, text, again, listed):
+        assert findings(parse_html(html)[0]) == []
 
 
 def test_the_screen_refuses_bad_input_with_the_message_and_writes_nothing() -> None:
     client = _operator()
     before = _state()
     response = client.post(
-        "/implantacao/orgao/", {"jurisdiction": "recife", "manager": "ana", "email": "sem-arroba"}
+        "/implantacao/orgao/",
+        {"jurisdiction": "recife", "manager": "ana", "email": "sem-arroba", "manager_name": "Ana Souza"},
     )
     assert response.status_code == 422
     assert "E-mail do gestor inválido: “sem-arroba”." in response.content.decode()
     unknown = client.post(
-        "/implantacao/orgao/", {"jurisdiction": "sao_paulo", "manager": "a", "email": "a@b.org"}
+        "/implantacao/orgao/",
+        {"jurisdiction": "sao_paulo", "manager": "a", "email": "a@b.org", "manager_name": "A B"},
     )
     assert unknown.status_code == 422 and "Escolha uma das leis da lista." in unknown.content.decode()
     assert _state() == before

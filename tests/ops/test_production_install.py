@@ -58,6 +58,7 @@ class Install:
     admin: dict[str, Any]
     env: dict[str, str]
     timings: dict[str, float] = field(default_factory=dict)
+    static: tuple[subprocess.Popen[str], float] | None = None
 
     def url(self, role: str, password: str) -> str:
         return f"postgres://{role}:{password}@{self.admin['host']}:{self.admin['port']}/{self.database}"
@@ -78,6 +79,28 @@ class Install:
         self.timings[label] = round(time.monotonic() - started, 1)
         assert result.returncode == 0, f"{label} failed:\n{result.stdout}\n{result.stderr}"
         return result
+
+    def start(self, *args: str) -> tuple[subprocess.Popen[str], float]:
+        """A step that needs no database (collectstatic), run beside the migrations."""
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=self.env,
+            cwd=ROOT,
+        )
+        return process, time.monotonic()
+
+    def finish(self, label: str, started: tuple[subprocess.Popen[str], float]) -> None:
+        process, at = started
+        try:
+            out, err = process.communicate(timeout=MIGRATE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            pytest.fail(f"{label}: no answer in {MIGRATE_TIMEOUT} s")
+        self.timings[label] = round(time.monotonic() - at, 1)
+        assert process.returncode == 0, f"{label} failed:\n{out}\n{err}"
 
     def connect(self, role: str, password: str) -> psycopg.Connection[Any]:
         params = {**self.admin, "dbname": self.database, "user": role, "password": password}
@@ -136,6 +159,9 @@ def install(tmp_path: Path) -> Iterator[Install]:
     try:
         yield found
     finally:
+        if found.static is not None and found.static[0].poll() is None:
+            found.static[0].kill()
+            found.static[0].communicate()
         with psycopg.connect(**admin, dbname="postgres", autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{found.database}" WITH (FORCE)')
             conn.execute(f'DROP ROLE IF EXISTS "{found.app}"')
@@ -221,6 +247,7 @@ def _serve(install: Install) -> tuple[subprocess.Popen[bytes], int]:
 
 
 def _migrate_and_grant(install: Install) -> None:
+    install.static = install.start("collectstatic", "--noinput")  # README's next step; no database
     install.run(
         "migrate (owner, empty database)",
         "migrate",
@@ -260,7 +287,8 @@ def _agency_and_sign_in(install: Install) -> None:
         ).fetchone()
         assert row is not None and row[0] >= 2
 
-    install.run("collectstatic", "collectstatic", "--noinput", timeout=MIGRATE_TIMEOUT)
+    assert install.static is not None
+    install.finish("collectstatic (beside the migrations)", install.static)
     server, port = _serve(install)
     try:
         browser = Browser(port)
@@ -310,7 +338,7 @@ def test_the_documented_install_on_an_empty_database_serves_as_the_app_role(inst
 
 def test_migrating_with_the_serving_role_already_granted_completes(install: Install) -> None:
     """The upgrade order (and the one that deadlocked): the serving role holds its grants, as after
-    an earlier deployment, when the next migrations (here from registry 0006 on) run as owner."""
+    an earlier deployment, when the next migrations (here registry's from 0006 on) run as owner."""
     install.run(
         "migrate the audit log",
         "migrate",
@@ -357,8 +385,15 @@ def test_migrating_with_the_serving_role_already_granted_completes(install: Inst
             f"INSERT INTO registry_person ({names}) VALUES ({', '.join(['%s'] * len(values))})",
             list(values.values()),
         )
+    # registry's own migrations from 0006 on (the rest of the install is the first test's)
     install.run(
-        "migrate the rest (granted)", "migrate", "--database", "owner", "--noinput", timeout=MIGRATE_TIMEOUT
+        "migrate registry (granted)",
+        "migrate",
+        "--database",
+        "owner",
+        "registry",
+        "--noinput",
+        timeout=MIGRATE_TIMEOUT,
     )
     with install.connect(install.app, install.app_password) as conn:
         assert conn.execute("SELECT name_search FROM registry_person").fetchone() == ("jose antonio",)

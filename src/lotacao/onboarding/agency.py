@@ -329,9 +329,12 @@ def set_up_agency(
     return result
 
 
-def summary(result: AgencyResult) -> list[str]:
-    """What happened, in Portuguese lines (the command prints them; the screen shows them)."""
+def summary(result: AgencyResult, *, screen: bool = False) -> list[str]:
+    """What happened, in Portuguese lines. The command names the manager by user name and prints
+    the one-time password; a screen names the manager by name and shows the user name and the
+    password in fields of their own (`screen=True`)."""
     j, user = result.jurisdiction, result.manager
+    who = str(user) if screen else f"“{user.username}”"
     lines = []
     if result.jurisdiction_created:
         lines.append(f"Órgão gestor implantado: {j.name} ({j.state}) — {j.official_name}.")
@@ -340,14 +343,14 @@ def summary(result: AgencyResult) -> list[str]:
     else:
         lines.append(f"{j.name} ({j.state}) já estava implantada com estes dados: nada alterado.")
     if result.manager_created:
-        lines.append(f"Gestor “{user.username}” cadastrado ({user.email}).")
+        lines.append(f"Gestor {who} cadastrado ({user.email}).")
     elif result.manager_changes:
-        lines.append(f"Gestor “{user.username}”: alterado — {', '.join(result.manager_changes)}.")
+        lines.append(f"Gestor {who}: alterado — {', '.join(result.manager_changes)}.")
     else:
-        lines.append(f"“{user.username}” já é gestor deste órgão: nada alterado.")
-    if result.password:
+        lines.append(f"{who} já é gestor deste órgão: nada alterado.")
+    if result.password and not screen:
         lines.append(
-            f"Senha provisória de “{user.username}”: {result.password} — mostrada só agora; "
+            f"Senha provisória de {who}: {result.password} — mostrada só agora; "
             "o gestor deve trocá-la no primeiro acesso."
         )
     return lines

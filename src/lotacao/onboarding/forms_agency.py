@@ -16,7 +16,7 @@ class AgencyForm(forms.Form):
     )
     manager = forms.CharField(label="Usuário do gestor", max_length=150)
     email = forms.CharField(label="E-mail do gestor", max_length=254)
-    manager_name = forms.CharField(label="Nome completo do gestor", max_length=300, required=False)
+    manager_name = forms.CharField(label="Nome completo do gestor", max_length=300)
     name = forms.CharField(
         label="Nome da jurisdição", max_length=120, required=False, help_text="Em branco: o da lei."
     )

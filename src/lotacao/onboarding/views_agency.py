@@ -27,10 +27,9 @@ class AgencyView(LoginRequiredMixin, View):
 
     def _render(self, request: HttpRequest, form: AgencyForm, status: int = 200) -> HttpResponse:
         managers: dict[str, list[str]] = {}
-        for code, username in StaffMembership.objects.filter(
-            role=Role.MANAGER.value, active=True
-        ).values_list("jurisdiction_id", "user__username"):
-            managers.setdefault(code, []).append(username)
+        memberships = StaffMembership.objects.filter(role=Role.MANAGER.value, active=True)
+        for membership in memberships.select_related("user"):
+            managers.setdefault(membership.jurisdiction_id, []).append(str(membership.user))
         agencies = [(j, sorted(managers.get(j.code, []))) for j in Jurisdiction.unscoped.order_by("name")]
         return render(request, self.template_name, {"form": form, "agencies": agencies}, status=status)
 
@@ -58,4 +57,5 @@ class AgencyView(LoginRequiredMixin, View):
                 form.add_error(name if name in fields else None, messages)
             return self._render(request, form, status=422)
         # The one-time password is shown on this answer only (never stored in the session).
-        return render(request, "onboarding/agency_done.html", {"result": result, "lines": summary(result)})
+        context = {"result": result, "lines": summary(result, screen=True)}
+        return render(request, "onboarding/agency_done.html", context)
