@@ -76,9 +76,7 @@ def _upsert(
         if not changes:
             run.count("unchanged")
             continue
-        before, after = apply_update(obj, changes)
-        if prepare:
-            prepare(obj)
+        before, after = apply_update(obj, changes, prepare)
         if run.check_fields(row, obj, list(exclude)):
             changed.append((row, obj, before, after))
             fields_changed.update(changes)

@@ -229,11 +229,15 @@ def changed_fields(obj: models.Model, fields: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if getattr(obj, name) != value}
 
 
-def apply_update(obj: models.Model, changes: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def apply_update(
+    obj: models.Model, changes: dict[str, Any], prepare: Callable[[Any], None] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Set the changes; (before, after) of the fields that changed, as update_audited records."""
     before_all = snapshot(obj)
     for name, value in changes.items():
         setattr(obj, name, value)
+    if prepare is not None:
+        prepare(obj)
     after_all = snapshot(obj)
     keys = [k for k, v in after_all.items() if before_all.get(k) != v]
     return {k: before_all[k] for k in keys}, {k: after_all[k] for k in keys}
