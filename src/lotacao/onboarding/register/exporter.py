@@ -11,6 +11,7 @@ from lotacao.billing.ledger.models import Charge
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.inspections.models import Inspection, InsurancePolicy
 from lotacao.onboarding.register.files import dataset, render
+from lotacao.onboarding.register.other_kinds import fine_amount
 from lotacao.onboarding.register.spec import (
     AGENTS,
     COMPANIES,
@@ -156,6 +157,7 @@ def _notices(code: str) -> Iterator[dict[str, Any]]:
             "place": notice.place,
             "description": notice.description,
             "status": notice.status,
+            "fine_amount": fine_amount(notice.penalty),
             "served_on": notice.served_on,
             "archived_on": notice.archived_on,
         }

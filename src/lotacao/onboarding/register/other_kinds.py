@@ -5,6 +5,7 @@ refused row leaves nothing and the run goes on to report every error."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -263,6 +264,33 @@ def import_inspections(run: Run, path: Path) -> None:
 # ---------------------------------------------------------------------- notices
 
 
+OVERRIDE_REASON = "Multa da decisão registrada no cadastro existente (importação)."
+
+
+def fine_amount(penalty: dict[str, Any]) -> Decimal | None:
+    for item in penalty.get("penalties", []):
+        if item.get("type") == "fine" and item.get("amount") is not None:
+            return Decimal(str(item["amount"]))
+    return None
+
+
+def _decided_fine(notice: InfractionNotice, amount: Decimal | None) -> None:
+    """The fine the old register's decision imposed, where it differs from the engine's: kept as
+    the penalty in force, marked as altered with its reason (as `override_penalty` does), the
+    engine's result kept beside it."""
+    if amount is None or amount == fine_amount(notice.penalty):
+        return
+    if amount <= 0:
+        raise ValidationError("A multa aplicada deve ser positiva.")
+    others = [p for p in notice.penalty.get("penalties", []) if p.get("type") != "fine"]
+    notice.penalty = {
+        "penalties": [{"type": "fine", "amount": f"{amount:.2f}"}, *others],
+        "measures": notice.penalty.get("measures", []),
+    }
+    notice.penalty_overridden = True
+    notice.override_reason = OVERRIDE_REASON
+
+
 NOTICE_COMPARED = ("status", "drawn_up_at", "offender_kind", "holder_id", "served_on", "archived_on")
 
 
@@ -304,6 +332,7 @@ def import_notices(run: Run, path: Path) -> None:
         )
         notice.number = number
         notice.status = status
+        _decided_fine(notice, values.get("fine_amount"))
         notice.served_on = values.get("served_on")
         notice.archived_on = values.get("archived_on")
         if status == InfractionNotice.Status.ARCHIVED:

@@ -258,6 +258,7 @@ NOTICES = Kind(
         Column("Local", "place", example="Av. Caxangá, 1000"),
         Column("Descrição", "description", example="Veículo operando fora do itinerário."),
         Column("Situação", "status", True, example="Decisão definitiva", choices=NOTICE_STATUSES),
+        Column("Multa aplicada (R$)", "fine_amount", type=MONEY, example=""),
         Column("Notificado em", "served_on", type=DATE, example="20/05/2024"),
         Column("Arquivado em", "archived_on", type=DATE, example=""),
     ),
