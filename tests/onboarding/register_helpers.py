@@ -26,8 +26,14 @@ def jurisdiction(code: str = "recife") -> Jurisdiction:
     return found
 
 
-def write(directory: Path, kind: str, rows: list[dict[str, str]], *, headers: list[str] | None = None,
-          delimiter: str = ";") -> Path:  # fmt: skip
+def write(
+    directory: Path,
+    kind: str,
+    rows: list[dict[str, str]],
+    *,
+    headers: list[str] | None = None,
+    delimiter: str = ";",
+) -> Path:
     """A CSV of `kind` with the columns of its rows (by header), as a spreadsheet saves it."""
     spec = BY_NAME[kind]
     if headers is None:

@@ -30,21 +30,46 @@ CPF = [sample_cpf(410_000_000 + n) for n in range(8)]
 
 def _register(directory: Path, *, n: int = 2, code: str = "recife") -> None:
     """n persons, each a holder with a van and a live permit."""
-    write(directory, "pessoas", [
-        {"CPF": CPF[i], "Nome completo": f"Pessoa {i}", "Data de nascimento": "01/02/1980"} for i in range(n)
-    ])  # fmt: skip
+    write(
+        directory,
+        "pessoas",
+        [
+            {"CPF": CPF[i], "Nome completo": f"Pessoa {i}", "Data de nascimento": "01/02/1980"}
+            for i in range(n)
+        ],
+    )
     write(directory, "permissionarios", [{"CPF ou CNPJ": CPF[i]} for i in range(n)])
-    write(directory, "veiculos", [
-        {"Placa": f"KGM{i}D23", "RENAVAM": sample_renavam(500 + i), "Ano de fabricação": "2024",
-         "Categoria": "Van / kombi", "Lugares (com motorista e cobrador)": "16", "Portas": "4",
-         "CPF ou CNPJ do permissionário": CPF[i]}
-        for i in range(n)
-    ])  # fmt: skip
-    write(directory, "permissoes", [
-        {"Número": f"{i + 1:03d}/2024", "CPF ou CNPJ do permissionário": CPF[i], "Placa": f"KGM{i}D23",
-         "Situação": "Ativa", "Outorgada em": "01/03/2024", "Válida até": "28/02/2034"}
-        for i in range(n)
-    ])  # fmt: skip
+    write(
+        directory,
+        "veiculos",
+        [
+            {
+                "Placa": f"KGM{i}D23",
+                "RENAVAM": sample_renavam(500 + i),
+                "Ano de fabricação": "2024",
+                "Categoria": "Van / kombi",
+                "Lugares (com motorista e cobrador)": "16",
+                "Portas": "4",
+                "CPF ou CNPJ do permissionário": CPF[i],
+            }
+            for i in range(n)
+        ],
+    )
+    write(
+        directory,
+        "permissoes",
+        [
+            {
+                "Número": f"{i + 1:03d}/2024",
+                "CPF ou CNPJ do permissionário": CPF[i],
+                "Placa": f"KGM{i}D23",
+                "Situação": "Ativa",
+                "Outorgada em": "01/03/2024",
+                "Válida até": "28/02/2034",
+            }
+            for i in range(n)
+        ],
+    )
 
 
 def test_import_creates_the_register_and_a_second_run_creates_nothing(tmp_path: Path) -> None:
@@ -75,10 +100,14 @@ def test_dry_run_counts_and_saves_nothing_then_an_edit_is_an_update(tmp_path: Pa
     assert preview.created["permissoes"] == 2 and not preview.saved
     assert Person.unscoped.count() == 0 and AuditEvent.objects.count() == 0
     run(tmp_path)
-    write(tmp_path, "pessoas", [
-        {"CPF": CPF[0], "Nome completo": "Pessoa Zero Renomeada", "Data de nascimento": "01/02/1980"},
-        {"CPF": CPF[1], "Nome completo": "Pessoa 1", "Data de nascimento": "01/02/1980"},
-    ])  # fmt: skip
+    write(
+        tmp_path,
+        "pessoas",
+        [
+            {"CPF": CPF[0], "Nome completo": "Pessoa Zero Renomeada", "Data de nascimento": "01/02/1980"},
+            {"CPF": CPF[1], "Nome completo": "Pessoa 1", "Data de nascimento": "01/02/1980"},
+        ],
+    )
     again = run(tmp_path)
     assert again.updated["pessoas"] == 1 and again.unchanged["pessoas"] == 1
     person = Person.unscoped.get(cpf=CPF[0])
@@ -97,11 +126,15 @@ def _refused(tmp_path: Path, expected: str, **kwargs: Any) -> list[str]:
 
 def test_bad_cpf_is_refused_by_file_row_and_column_and_nothing_is_saved(tmp_path: Path) -> None:
     _register(tmp_path)
-    write(tmp_path, "pessoas", [
-        {"CPF": CPF[0], "Nome completo": "Boa"},
-        {"CPF": CPF[1], "Nome completo": "Boa também"},
-        {"CPF": "123.456.789-00", "Nome completo": "Ruim"},
-    ])  # fmt: skip
+    write(
+        tmp_path,
+        "pessoas",
+        [
+            {"CPF": CPF[0], "Nome completo": "Boa"},
+            {"CPF": CPF[1], "Nome completo": "Boa também"},
+            {"CPF": "123.456.789-00", "Nome completo": "Ruim"},
+        ],
+    )
     found = _refused(
         tmp_path,
         "pessoas.csv, linha 4, coluna «CPF»: CPF 123.456.789-00 inválido: dígito verificador não confere.",
@@ -113,14 +146,34 @@ def test_bad_cpf_is_refused_by_file_row_and_column_and_nothing_is_saved(tmp_path
 def test_duplicate_plate_in_the_file_and_against_the_database(tmp_path: Path) -> None:
     _register(tmp_path)
     assert run(tmp_path).saved
-    write(tmp_path / "b", "veiculos", [
-        {"Placa": "QWE1R23", "Ano de fabricação": "2024", "Categoria": "Van / kombi",
-         "Lugares (com motorista e cobrador)": "16", "Portas": "4"},
-        {"Placa": "QWE-1R23", "Ano de fabricação": "2023", "Categoria": "Van / kombi",
-         "Lugares (com motorista e cobrador)": "16", "Portas": "4"},
-        {"Placa": "KGM0D23", "RENAVAM": sample_renavam(999), "Ano de fabricação": "2024",
-         "Categoria": "Van / kombi", "Lugares (com motorista e cobrador)": "16", "Portas": "4"},
-    ])  # fmt: skip
+    write(
+        tmp_path / "b",
+        "veiculos",
+        [
+            {
+                "Placa": "QWE1R23",
+                "Ano de fabricação": "2024",
+                "Categoria": "Van / kombi",
+                "Lugares (com motorista e cobrador)": "16",
+                "Portas": "4",
+            },
+            {
+                "Placa": "QWE-1R23",
+                "Ano de fabricação": "2023",
+                "Categoria": "Van / kombi",
+                "Lugares (com motorista e cobrador)": "16",
+                "Portas": "4",
+            },
+            {
+                "Placa": "KGM0D23",
+                "RENAVAM": sample_renavam(999),
+                "Ano de fabricação": "2024",
+                "Categoria": "Van / kombi",
+                "Lugares (com motorista e cobrador)": "16",
+                "Portas": "4",
+            },
+        ],
+    )
     found = _refused(
         tmp_path / "b", "veiculos.csv, linha 3, coluna «Placa»: Placa QWE1R23 repetido neste arquivo."
     )
@@ -142,10 +195,14 @@ def test_unknown_and_missing_columns(tmp_path: Path) -> None:
 
 def test_a_bad_date_names_the_format(tmp_path: Path) -> None:
     _register(tmp_path)
-    write(tmp_path, "pessoas", [
-        {"CPF": CPF[0], "Nome completo": "A", "Data de nascimento": "31/02/1980"},
-        {"CPF": CPF[1], "Nome completo": "B"},
-    ])  # fmt: skip
+    write(
+        tmp_path,
+        "pessoas",
+        [
+            {"CPF": CPF[0], "Nome completo": "A", "Data de nascimento": "31/02/1980"},
+            {"CPF": CPF[1], "Nome completo": "B"},
+        ],
+    )
     _refused(
         tmp_path,
         "pessoas.csv, linha 2, coluna «Data de nascimento»: Data 31/02/1980 inválida: use o formato dd/mm/aaaa",
@@ -159,9 +216,13 @@ def test_a_permit_for_a_banned_person_is_refused(tmp_path: Path) -> None:
     assert run(tmp_path).saved
     person = Person.unscoped.get(cpf=CPF[0])
     Ban.unscoped.create(
-        jurisdiction_id="recife", person=person, cause="revocation", starts_on=dt.date(2023, 1, 1),
-        ends_on=dt.date(2028, 1, 1), citation="art. 40 (teste)",
-    )  # fmt: skip
+        jurisdiction_id="recife",
+        person=person,
+        cause="revocation",
+        starts_on=dt.date(2023, 1, 1),
+        ends_on=dt.date(2028, 1, 1),
+        citation="art. 40 (teste)",
+    )
     _register(tmp_path, n=1)
     found = _refused(
         tmp_path,
@@ -179,16 +240,36 @@ def test_a_permit_beyond_the_quota_is_refused(tmp_path: Path) -> None:
         [{"CPF": CPF[0], "Nome completo": "Frotista", "Data de nascimento": "01/01/1970"}],
     )
     write(tmp_path, "permissionarios", [{"CPF ou CNPJ": CPF[0]}])
-    write(tmp_path, "veiculos", [
-        {"Placa": f"IJK{i}A23", "Ano de fabricação": "2024", "Categoria": "Van / kombi",
-         "Lugares (com motorista e cobrador)": "16", "Portas": "4", "CPF ou CNPJ do permissionário": CPF[0]}
-        for i in range(6)
-    ])  # fmt: skip
-    write(tmp_path, "permissoes", [
-        {"Número": f"E-{i}", "CPF ou CNPJ do permissionário": CPF[0], "Placa": f"IJK{i}A23", "Situação": "Ativa",
-         "Outorgada em": "01/03/2024", "Válida até": "28/02/2034"}
-        for i in range(6)
-    ])  # fmt: skip
+    write(
+        tmp_path,
+        "veiculos",
+        [
+            {
+                "Placa": f"IJK{i}A23",
+                "Ano de fabricação": "2024",
+                "Categoria": "Van / kombi",
+                "Lugares (com motorista e cobrador)": "16",
+                "Portas": "4",
+                "CPF ou CNPJ do permissionário": CPF[0],
+            }
+            for i in range(6)
+        ],
+    )
+    write(
+        tmp_path,
+        "permissoes",
+        [
+            {
+                "Número": f"E-{i}",
+                "CPF ou CNPJ do permissionário": CPF[0],
+                "Placa": f"IJK{i}A23",
+                "Situação": "Ativa",
+                "Outorgada em": "01/03/2024",
+                "Válida até": "28/02/2034",
+            }
+            for i in range(6)
+        ],
+    )
     found = _refused(tmp_path, "permissoes.csv, linha 7, coluna «Situação»: Cota atingida:", code="esteio")
     assert len(found) == 1 and "art. 21" in found[0]
     assert Permit.unscoped.count() == 0 and Holder.unscoped.count() == 0
@@ -207,17 +288,32 @@ def test_imported_final_notices_count_as_the_offenders_history(tmp_path: Path) -
     """Esteio, art. 18, parágrafo único: clandestine transport is doubled on recidivism (same
     plate); the imported final decision is the earlier offence."""
     kwargs: dict[str, Any] = {
-        "actor": None, "jurisdiction": jurisdiction("esteio"), "offender_kind": "unlicensed", "plate": "KLM2N34",
-        "offender_name": "Sem Cadastro", "place": "Rodoviária",
+        "actor": None,
+        "jurisdiction": jurisdiction("esteio"),
+        "offender_kind": "unlicensed",
+        "plate": "KLM2N34",
+        "offender_name": "Sem Cadastro",
+        "place": "Rodoviária",
         "drawn_up_at": dt.datetime(2025, 7, 16, 10, 0, tzinfo=dt.UTC),
-    }  # fmt: skip
+    }
     before = notices.prepare_notice(**{k: v for k, v in kwargs.items() if k != "actor"})
     assert before.penalty["penalties"] == [{"type": "fine", "units": "2000", "unit": "UFRM"}]
-    write(tmp_path, "autos", [
-        {"Número": "ANTIGO-1", "Data e hora": "16/06/2025 09:00", "Infrator": "Transporte clandestino",
-         "Placa": "KLM-2N34", "Nome do infrator": "Sem Cadastro", "Local": "Rodoviária",
-         "Situação": "Decisão definitiva", "Notificado em": "17/06/2025"},
-    ])  # fmt: skip
+    write(
+        tmp_path,
+        "autos",
+        [
+            {
+                "Número": "ANTIGO-1",
+                "Data e hora": "16/06/2025 09:00",
+                "Infrator": "Transporte clandestino",
+                "Placa": "KLM-2N34",
+                "Nome do infrator": "Sem Cadastro",
+                "Local": "Rodoviária",
+                "Situação": "Decisão definitiva",
+                "Notificado em": "17/06/2025",
+            },
+        ],
+    )
     report = run(tmp_path, code="esteio")
     assert report.errors == [] and report.created == {"autos": 1}
     imported = InfractionNotice.unscoped.get(number="ANTIGO-1")

@@ -27,7 +27,9 @@ def _register(code: str) -> dict[str, Any]:
     permits = Permit.unscoped.filter(jurisdiction_id=code).exclude(number="")
     notices = InfractionNotice.unscoped.filter(jurisdiction_id=code)
     return {
-        "persons": sorted(Person.unscoped.filter(jurisdiction_id=code).values_list("cpf", "full_name", "birth_date")),
+        "persons": sorted(
+            Person.unscoped.filter(jurisdiction_id=code).values_list("cpf", "full_name", "birth_date")
+        ),
         "holders": sorted(Holder.unscoped.filter(jurisdiction_id=code).values_list("person__cpf", flat=True)),
         "lines": sorted(Line.unscoped.filter(jurisdiction_id=code).values_list("code", "name")),
         "vehicles": sorted(
@@ -37,27 +39,47 @@ def _register(code: str) -> dict[str, Any]:
         ),
         "permits": sorted(
             permits.values_list(
-                "number", "status", "holder__person__cpf", "vehicle__plate", "line__code", "granted_on", "valid_until"
+                "number",
+                "status",
+                "holder__person__cpf",
+                "vehicle__plate",
+                "line__code",
+                "granted_on",
+                "valid_until",
             )
         ),
-        "agents": sorted(PermitAgent.unscoped.filter(jurisdiction_id=code).values_list("permit__number", "person__cpf", "role")),
-        "insurance": sorted(InsurancePolicy.unscoped.filter(jurisdiction_id=code).values_list("vehicle__plate", "number")),
-        "inspections": sorted(Inspection.unscoped.filter(jurisdiction_id=code).values_list("vehicle__plate", "status")),
+        "agents": sorted(
+            PermitAgent.unscoped.filter(jurisdiction_id=code).values_list(
+                "permit__number", "person__cpf", "role"
+            )
+        ),
+        "insurance": sorted(
+            InsurancePolicy.unscoped.filter(jurisdiction_id=code).values_list("vehicle__plate", "number")
+        ),
+        "inspections": sorted(
+            Inspection.unscoped.filter(jurisdiction_id=code).values_list("vehicle__plate", "status")
+        ),
         "seals": sorted(Seal.unscoped.filter(jurisdiction_id=code).values_list("number", "vehicle__plate")),
         "notices": sorted(
             notices.values_list("number", "status", "infraction_code", "holder__person__cpf", "drawn_up_at")
         ),
         "penalties": sorted((n.number, repr(n.penalty)) for n in notices),
-        "points": sorted(PointsEntry.unscoped.filter(jurisdiction_id=code).values_list("notice__number", "points")),
+        "points": sorted(
+            PointsEntry.unscoped.filter(jurisdiction_id=code).values_list("notice__number", "points")
+        ),
     }
 
 
 @pytest.fixture(scope="module")
-def demo_export(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any) -> tuple[Path, dict[str, Any]]:
+def demo_export(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any
+) -> tuple[Path, dict[str, Any]]:
     directory = tmp_path_factory.mktemp("recife")
     with django_db_blocker.unblock(), transaction.atomic():
         call_command("load_demo", "--quiet-logins", stdout=StringIO())
-        call_command("export_register", "--jurisdiction", "recife", "--dir", str(directory), stdout=StringIO())
+        call_command(
+            "export_register", "--jurisdiction", "recife", "--dir", str(directory), stdout=StringIO()
+        )
         expected = _register("recife")
         transaction.set_rollback(True)  # the tests start from an empty database again
     return directory, expected

@@ -1,10 +1,16 @@
 """Moving in: the operator's agency screen and the manager's register import."""
 
-from django.urls import URLPattern, URLResolver, path  # noqa: F401
+from django.urls import URLPattern, URLResolver, path
+
+from lotacao.onboarding import register_views
 
 app_name = "onboarding"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # agency (setup_agency's screen)
     # register (import and export)
+    path("cadastro/", register_views.RegisterImport.as_view(), name="register"),
+    path("cadastro/confirmar/", register_views.RegisterConfirm.as_view(), name="register_confirm"),
+    path("cadastro/modelos/<str:fmt>/", register_views.register_templates, name="register_templates"),
+    path("cadastro/exportar/<str:code>/<str:fmt>/", register_views.register_export, name="register_export"),
 ]
