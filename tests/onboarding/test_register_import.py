@@ -179,7 +179,8 @@ def test_duplicate_plate_in_the_file_and_against_the_database(tmp_path: Path) ->
     )
     assert any(
         m.startswith(
-            "veiculos.csv, linha 4, coluna «Placa»: A placa KGM0D23 já está cadastrada em Recife com outro RENAVAM"
+            "veiculos.csv, linha 4, coluna «Placa»: "
+            "A placa KGM0D23 já está cadastrada em Recife com outro RENAVAM"
         )
         for m in found
     ), found
@@ -205,7 +206,8 @@ def test_a_bad_date_names_the_format(tmp_path: Path) -> None:
     )
     _refused(
         tmp_path,
-        "pessoas.csv, linha 2, coluna «Data de nascimento»: Data 31/02/1980 inválida: use o formato dd/mm/aaaa",
+        "pessoas.csv, linha 2, coluna «Data de nascimento»: "
+        "Data 31/02/1980 inválida: use o formato dd/mm/aaaa",
     )
     assert Person.unscoped.count() == 0 and Permit.unscoped.count() == 0
 
@@ -226,7 +228,8 @@ def test_a_permit_for_a_banned_person_is_refused(tmp_path: Path) -> None:
     _register(tmp_path, n=1)
     found = _refused(
         tmp_path,
-        "permissoes.csv, linha 2, coluna «CPF ou CNPJ do permissionário»: CPF em período de impedimento até 01/01/2028",
+        "permissoes.csv, linha 2, coluna «CPF ou CNPJ do permissionário»: "
+        "CPF em período de impedimento até 01/01/2028",
     )
     assert "art. 40 (teste)" in found[0]
     assert Permit.unscoped.count() == 0
@@ -280,7 +283,8 @@ def test_holder_kind_the_law_does_not_allow(tmp_path: Path) -> None:
     write(tmp_path, "permissionarios", [{"CPF ou CNPJ": "11.222.333/0001-81"}])
     _refused(
         tmp_path,
-        "permissionarios.csv, linha 2, coluna «CPF ou CNPJ»: Em Recife, pessoa jurídica não pode ser permissionário(a)",
+        "permissionarios.csv, linha 2, coluna «CPF ou CNPJ»: "
+        "Em Recife, pessoa jurídica não pode ser permissionário(a)",
     )
 
 

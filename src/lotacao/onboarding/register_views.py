@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views import View
 
@@ -70,7 +70,7 @@ def refused_page(request: HttpRequest) -> HttpResponse:
 
 
 class _ManagerView(LoginRequiredMixin, View):
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         try:
             return super().dispatch(request, *args, **kwargs)
         except Refused:
@@ -95,7 +95,7 @@ class MultipleFileField(forms.FileField):
 
 class UploadForm(forms.Form):
     jurisdiction = forms.ChoiceField(label="Jurisdição")
-    files = MultipleFileField(
+    files = MultipleFileField(  # type: ignore[assignment]
         label="Arquivos do cadastro",
         help_text="Um arquivo por tipo, com o nome do modelo: pessoas.csv, veiculos.xlsx, permissoes.ods…",
     )
@@ -234,7 +234,8 @@ class RegisterConfirm(_ManagerView):
             updated = sum(report.updated.values())
             messages.success(
                 request,
-                f"Cadastro importado em {jurisdiction.name}: {created} registros criados, {updated} alterados.",
+                f"Cadastro importado em {jurisdiction.name}: {created} registros criados, "
+                f"{updated} alterados.",
             )
         return render(
             request,

@@ -93,10 +93,11 @@ def _permits(code: str) -> Iterator[dict[str, Any]]:
         "suspended_until",
         "ends_on",
     ).iterator(2000):
-        row["holder_document"] = row.pop("holder__person__cpf") or row.pop("holder__company__cnpj") or ""
-        row["plate"] = row.pop("vehicle__plate") or ""
-        row["line"] = row.pop("line__code") or ""
-        yield row
+        data: dict[str, Any] = dict(row)
+        data["holder_document"] = data.pop("holder__person__cpf") or data.pop("holder__company__cnpj") or ""
+        data["plate"] = data.pop("vehicle__plate") or ""
+        data["line"] = data.pop("line__code") or ""
+        yield data
 
 
 def _agents(code: str) -> Iterator[dict[str, Any]]:

@@ -156,7 +156,8 @@ def import_permits(run: Run, path: Path) -> None:
                 differs = [f for f in COMPARED if getattr(old, f) != getattr(permit, f)]
                 if differs:
                     labels = ", ".join(
-                        str(Permit._meta.get_field(f.removesuffix("_id")).verbose_name) for f in differs
+                        str(getattr(Permit._meta.get_field(f.removesuffix("_id")), "verbose_name", f))
+                        for f in differs
                     )
                     run.error(
                         row,

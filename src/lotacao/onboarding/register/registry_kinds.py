@@ -4,6 +4,7 @@ registry's and the inspections' own functions."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -159,7 +160,7 @@ def import_holders(run: Run, path: Path) -> None:
                 kind, digits = document_digits(values["document"])
                 run.memo(
                     ("holder_kind", kind),
-                    lambda k=kind: check_holder_kind(jurisdiction=run.jurisdiction, kind=k, on=run.today),
+                    partial(check_holder_kind, jurisdiction=run.jurisdiction, kind=kind, on=run.today),
                 )
             except ValidationError as error:
                 run.refuse(row, header, error)

@@ -7,7 +7,7 @@ error, is rolled back whole."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,13 +186,15 @@ class Run:
         except ValidationError as error:
             by_name = {c.name: c.header for c in self.kind.columns}
             for name, texts in error.message_dict.items():
-                header = by_name.get(name) or str(instance._meta.get_field(name).verbose_name)
+                header = by_name.get(name) or str(
+                    getattr(instance._meta.get_field(name), "verbose_name", name)
+                )
                 for text in texts:
                     self.error(row, header, text)
             return False
         return True
 
-    def audit_created(self, items: list[tuple[int, models.Model]], action: str) -> None:
+    def audit_created(self, items: Sequence[tuple[int, models.Model]], action: str) -> None:
         """The creation events of rows written in bulk (one per row, as create_audited records)."""
         self._audit([(row, obj, None, snapshot(obj)) for row, obj in items], action)
 
