@@ -308,5 +308,15 @@ def _open_accounts(run: Run, new: list[tuple[int, Permit]], opened: set[int]) ->
     ]
     if accounts:
         Account.unscoped.bulk_create([a for _, a in accounts], batch_size=1000)
-        run.audit_created(accounts, "billing_account.opened")
+        names = {
+            pk: person or trade or legal
+            for pk, person, trade, legal in Holder.unscoped.filter(pk__in=list(first)).values_list(
+                "pk", "person__full_name", "company__trade_name", "company__legal_name"
+            )
+        }
+        run.audit_created(
+            accounts,
+            "billing_account.opened",
+            describe=lambda a: f"Inscrição de {names.get(a.holder_id) or a.holder_id}",
+        )
         opened.update(first)

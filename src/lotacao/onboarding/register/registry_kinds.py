@@ -47,6 +47,12 @@ def holder_ids(run: Run, documents: set[str]) -> dict[str, int]:
     return found
 
 
+def holder_name(holder: Holder, names: dict[tuple[str, int], str]) -> str:
+    """A holder's name as Holder.__str__ gives it, from names already read."""
+    key = ("person", holder.person_id) if holder.person_id else ("company", holder.company_id)
+    return names.get(key) or f"Permissionário #{holder.pk}"  # type: ignore[arg-type]
+
+
 def _upsert(
     run: Run,
     model: Any,
@@ -167,16 +173,19 @@ def import_holders(run: Run, path: Path) -> None:
                 continue
             if _unique_in_file(run, seen, row, digits, header, f"Documento {values['document']}"):
                 wanted.append((row, kind, digits))
-        persons = dict(
-            Person.unscoped.filter(
-                jurisdiction_id=run.code, cpf__in=[d for _, k, d in wanted if k == "person"]
-            ).values_list("cpf", "id")
-        )
-        companies = dict(
-            Company.unscoped.filter(
-                jurisdiction_id=run.code, cnpj__in=[d for _, k, d in wanted if k == "company"]
-            ).values_list("cnpj", "id")
-        )
+        names: dict[tuple[str, int], str] = {}
+        persons: dict[str, int] = {}
+        for cpf, pk, full_name in Person.unscoped.filter(
+            jurisdiction_id=run.code, cpf__in=[d for _, k, d in wanted if k == "person"]
+        ).values_list("cpf", "id", "full_name"):
+            persons[cpf] = pk
+            names[("person", pk)] = full_name
+        companies: dict[str, int] = {}
+        for cnpj, pk, legal, trade in Company.unscoped.filter(
+            jurisdiction_id=run.code, cnpj__in=[d for _, k, d in wanted if k == "company"]
+        ).values_list("cnpj", "id", "legal_name", "trade_name"):
+            companies[cnpj] = pk
+            names[("company", pk)] = trade or legal
         already = holder_ids(run, {d for _, _, d in wanted})
         new: list[tuple[int, Any]] = []
         for row, kind, digits in wanted:
@@ -201,7 +210,7 @@ def import_holders(run: Run, path: Path) -> None:
             new.append((row, holder))
         if new:
             Holder.unscoped.bulk_create([h for _, h in new], batch_size=1000)
-            run.audit_created(new, "holder.imported")
+            run.audit_created(new, "holder.imported", describe=partial(holder_name, names=names))
             run.count("created", len(new))
 
 

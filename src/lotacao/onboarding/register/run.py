@@ -194,16 +194,22 @@ class Run:
             return False
         return True
 
-    def audit_created(self, items: Sequence[tuple[int, models.Model]], action: str) -> None:
-        """The creation events of rows written in bulk (one per row, as create_audited records)."""
-        self._audit([(row, obj, None, snapshot(obj)) for row, obj in items], action)
+    def audit_created(
+        self,
+        items: Sequence[tuple[int, models.Model]],
+        action: str,
+        describe: Callable[[Any], str] | None = None,
+    ) -> None:
+        """The creation events of rows written in bulk (one per row, as create_audited records).
+        `describe`: the row's name without reading its relations again (a holder is its person)."""
+        self._audit([(row, obj, None, snapshot(obj)) for row, obj in items], action, describe)
 
     def audit_updated(
         self, items: list[tuple[int, models.Model, dict[str, Any], dict[str, Any]]], action: str
     ) -> None:
         self._audit(items, action)
 
-    def _audit(self, items: list[Any], action: str) -> None:
+    def _audit(self, items: list[Any], action: str, describe: Callable[[Any], str] | None = None) -> None:
         if not items:
             return
         actions.label(action)  # declared, as record() requires
@@ -217,7 +223,7 @@ class Run:
                 action=action,
                 object_type=obj._meta.label_lower,
                 object_id=str(obj.pk),
-                object_repr=str(obj)[:200],
+                object_repr=(describe(obj) if describe else str(obj))[:200],
                 before=before,
                 after=after,
                 reason=self.row_reason(row),
