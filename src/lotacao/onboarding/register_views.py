@@ -97,7 +97,7 @@ class UploadForm(forms.Form):
     jurisdiction = forms.ChoiceField(label="Jurisdição")
     files = MultipleFileField(  # type: ignore[assignment]
         label="Arquivos do cadastro",
-        help_text="Um arquivo por tipo, com o nome do modelo: pessoas.csv, veiculos.xlsx, permissoes.ods…",
+        help_text="Um arquivo por tipo, com o nome do modelo: pessoas.csv, veiculos.xlsx…",
     )
     reason = forms.CharField(label="Motivo", initial=DEFAULT_REASON, max_length=300)
 
