@@ -106,3 +106,24 @@ def test_templates_and_export_download(world: Any, fmt: str) -> None:
     assert f"veiculos.{fmt}" in archive.namelist()
     if fmt == "csv":
         assert "ABA1C23" in archive.read("veiculos.csv").decode()
+
+
+def test_the_pages_read_in_portuguese(world: Any, tmp_path: Path) -> None:
+    """The language crawl's checker on the import page, a preview with errors and the refusal."""
+    from tests.language.crawl import findings, parse_html
+
+    for name in ("gestor.recife", "atendente.recife"):  # the header shows a user by name
+        world.users[name].first_name = "Servidora"
+        world.users[name].save()
+    client = _client(world, "gestor.recife")
+    pages = [client.get(reverse("onboarding:register")).content.decode()]
+    upload = _upload(tmp_path, [{"CPF": "111.111.111-12", "Nome completo": "X"}])
+    pages.append(
+        client.post(
+            reverse("onboarding:register"), {"jurisdiction": "recife", "files": [upload], "reason": "x"}
+        ).content.decode()
+    )
+    pages.append(_client(world, "atendente.recife").get(reverse("onboarding:register")).content.decode())
+    for html in pages:
+        text, _links = parse_html(html)
+        assert findings(text) == [], findings(text)
