@@ -187,6 +187,19 @@ ACTIONS: dict[str, str] = {
     "chartering.sanction_dismissed": "proposta de sanção do CRC rejeitada",
     "chartering.sanction_extended": "majoração do prazo da sanção do CRC",
     "chartering.sanction_ended": "fim da sanção do CRC",
+    # moving in (issue 20): the existing register comes in
+    "register.imported": "importação do cadastro existente (arquivos e totais)",
+    "person.imported": "importação do cadastro existente",
+    "person.import_updated": "alteração pela importação do cadastro",
+    "company.imported": "importação do cadastro existente",
+    "company.import_updated": "alteração pela importação do cadastro",
+    "holder.imported": "importação do cadastro existente",
+    "vehicle.imported": "importação do cadastro existente",
+    "vehicle.import_updated": "alteração pela importação do cadastro",
+    "inspection.imported": "importação de vistoria do cadastro existente",
+    "seal.imported": "importação de selo do cadastro existente",
+    "enforcement.notice_imported": "importação de auto de infração do cadastro existente",
+    "charge.imported": "importação de débito do cadastro existente",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from lotacao.onboarding import views_agency
+from lotacao.onboarding import register_views, views_agency
 
 app_name = "onboarding"
 
@@ -10,4 +10,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # agency (setup_agency's screen)
     path("orgao/", views_agency.AgencyView.as_view(), name="agency"),
     # register (import and export)
+    path("cadastro/", register_views.RegisterImport.as_view(), name="register"),
+    path("cadastro/confirmar/", register_views.RegisterConfirm.as_view(), name="register_confirm"),
+    path("cadastro/modelos/<str:fmt>/", register_views.register_templates, name="register_templates"),
+    path("cadastro/exportar/<str:code>/<str:fmt>/", register_views.register_export, name="register_export"),
 ]

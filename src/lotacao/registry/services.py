@@ -51,6 +51,29 @@ def create_company(
     return create_audited(actor=actor, instance=company, reason=reason)
 
 
+def check_holder_kind(*, jurisdiction: Jurisdiction, kind: str, on: dt.date) -> None:
+    """Refuse a holder of a kind ("person", "company") the jurisdiction's law does not allow
+    (`registry.holder_kinds`): the rule of the holder's screen and of the register's import."""
+    allowed = law.value(jurisdiction.code, HOLDER_KINDS_PARAMETER, on)
+    if allowed is None:
+        raise ValidationError(
+            f"A lei de {jurisdiction.name} não define quem pode ser permissionário; "
+            "o órgão gestor precisa informar esse valor antes do cadastro."
+        )
+    if kind not in allowed:
+        cite = law.citation(jurisdiction.code, HOLDER_KINDS_PARAMETER, on)
+        raise ValidationError(
+            f"Em {jurisdiction.name}, {KIND_LABELS[kind]} não pode ser permissionário(a) ({cite})."
+        )
+
+
+def check_manufacture_year(year: int, *, today: dt.date | None = None) -> None:
+    """The year of manufacture a vehicle may have (the vehicle's screen and the import)."""
+    this_year = (today or timezone.localdate()).year
+    if not 1950 <= int(year) <= this_year + 1:
+        raise ValidationError(f"Ano de fabricação {year} inválido.")
+
+
 @transaction.atomic
 def register_holder(
     *,
@@ -67,18 +90,7 @@ def register_holder(
     assert party is not None
     jurisdiction = party.jurisdiction
     kind = "person" if person is not None else "company"
-    day = on or timezone.localdate()
-    allowed = law.value(jurisdiction.code, HOLDER_KINDS_PARAMETER, day)
-    if allowed is None:
-        raise ValidationError(
-            f"A lei de {jurisdiction.name} não define quem pode ser permissionário; "
-            "o órgão gestor precisa informar esse valor antes do cadastro."
-        )
-    if kind not in allowed:
-        cite = law.citation(jurisdiction.code, HOLDER_KINDS_PARAMETER, day)
-        raise ValidationError(
-            f"Em {jurisdiction.name}, {KIND_LABELS[kind]} não pode ser permissionário(a) ({cite})."
-        )
+    check_holder_kind(jurisdiction=jurisdiction, kind=kind, on=on or timezone.localdate())
     if Holder.unscoped.filter(person=person, company=company).exists():
         raise ValidationError(f"{party} já está cadastrado(a) como permissionário(a).")
     holder = Holder(jurisdiction=jurisdiction, person=person, company=company)
@@ -105,9 +117,7 @@ def create_vehicle(
         raise ValidationError(f"A placa {plate} já está cadastrada em {jurisdiction.name}.")
     if holder is not None and holder.jurisdiction_id != jurisdiction.code:
         raise ValidationError("O permissionário pertence a outra jurisdição.")
-    this_year = timezone.localdate().year
-    if not 1950 <= int(manufacture_year) <= this_year + 1:
-        raise ValidationError(f"Ano de fabricação {manufacture_year} inválido.")
+    check_manufacture_year(manufacture_year)
     vehicle = Vehicle(
         jurisdiction=jurisdiction,
         plate=normalized,

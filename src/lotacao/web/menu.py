@@ -109,6 +109,7 @@ STAFF_ITEMS: tuple[Item, ...] = (
     Item("Faturamento", "billing:runs", billing_permissions.OFFICE, "Cobrança"),
     Item("Fundos e arrecadação", "billing:funds", billing_permissions.OFFICE, "Cobrança"),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
+    Item("Importar o cadastro existente", "onboarding:register", ("gestor",), "Gestão"),
 )
 
 ALL_NAMES = {item.url_name for item in STAFF_ITEMS}

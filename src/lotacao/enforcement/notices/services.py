@@ -61,9 +61,12 @@ def _present(notice: InfractionNotice, field: str) -> bool:
     return bool(getattr(notice, field))
 
 
-def required_fields_check(notice: InfractionNotice, on: dt.date) -> list[str]:
+def required_fields_check(
+    notice: InfractionNotice, on: dt.date, exempt: frozenset[str] = frozenset()
+) -> list[str]:
     """The law's refusals for missing fields (Portuguese, naming the article); the missing
-    parameters are recorded on the notice when the law leaves the list undefined."""
+    parameters are recorded on the notice when the law leaves the list undefined. `exempt`: fields
+    not asked of this notice (the inspector of a paper notice drawn up before the system)."""
     code = notice.jurisdiction_id
     errors: list[str] = []
     required = value(code, "notice.required_fields", on)
@@ -75,7 +78,7 @@ def required_fields_check(notice: InfractionNotice, on: dt.date) -> list[str]:
             fields += list(required.get("registered_service", []))
         where = citation(code, "notice.required_fields", on)
         for field in fields:
-            if not _present(notice, field):
+            if field not in exempt and not _present(notice, field):
                 errors.append(
                     f"Falta {FIELD_LABELS.get(field, field)}, exigido no auto de infração ({where})."
                 )
@@ -217,9 +220,12 @@ def prepare_notice(
     evidence_image: str = "",
     evidence_latitude: Decimal | None = None,
     evidence_longitude: Decimal | None = None,
+    drawn_up_before_system: bool = False,
 ) -> InfractionNotice:
     """The notice validated against the pack, with the engine's penalty — not saved: this is the
-    preview a clerk sees before confirming, and what `draw_up_notice` stores."""
+    preview a clerk sees before confirming, and what `draw_up_notice` stores.
+    `drawn_up_before_system`: a notice of the agency's existing register (the import), whose
+    inspector signed the paper notice and is not a user of the system."""
     infraction = _checked_infraction(
         jurisdiction, drawn_up_at, offender_kind, infraction_code, infraction_group
     )
@@ -250,7 +256,8 @@ def prepare_notice(
     )
     _fill_links(notice)
     on = local_day(jurisdiction, drawn_up_at)
-    errors = _consistency(notice) + required_fields_check(notice, on)
+    exempt = frozenset({"inspector"}) if drawn_up_before_system else frozenset()
+    errors = _consistency(notice) + required_fields_check(notice, on, exempt)
     if errors:
         raise ValidationError(errors)
     _apply_engine(notice, on)
@@ -281,6 +288,12 @@ def _add_points(actor: Any, notice: InfractionNotice, reason: str) -> None:
         citation=pack.groups[group].citation if group in pack.groups else "",
     )
     create_audited(actor=actor, instance=entry, reason=reason, action="enforcement.points_added")
+
+
+def record_points(*, actor: Any, notice: InfractionNotice, reason: str) -> None:
+    """The points a stored notice adds to the ledger (drawing up, and the register's import of
+    the notices drawn up before the system)."""
+    _add_points(actor, notice, reason)
 
 
 @transaction.atomic

@@ -8,6 +8,7 @@ clerks granting at once cannot both take the last place of a quota.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -171,17 +172,40 @@ def _engine_quotas(
     *, permit: Permit, live: QuerySet[Permit], day: dt.date, citations: list[str]
 ) -> list[str]:
     """The quotas the engine computes: vehicles per block of inhabitants, permits per holder."""
-    code = permit.jurisdiction_id
+    return check_engine_quotas(
+        permit.jurisdiction_id,
+        day,
+        holder_permits=lambda: live.filter(holder_id=permit.holder_id).count() + 1,
+        used_vehicles=lambda: live.exclude(vehicle__isnull=True).count(),
+        citations=citations,
+    )
+
+
+def check_engine_quotas(
+    code: str,
+    day: dt.date,
+    *,
+    holder_permits: Callable[[], int],
+    used_vehicles: Callable[[], int],
+    citations: list[str] | None = None,
+    evaluate: Callable[[dict[str, Any]], Any] = evaluate_case,
+    population: int | None = None,
+) -> list[str]:
+    """The quotas the engine computes for one more live permit: `holder_permits` is the number
+    the holder would have with it, `used_vehicles` the live permits with a vehicle already
+    counted. Shared by the grant (querysets) and the register's import (counts kept per run;
+    `evaluate` may memoize the engine's answer, which depends only on the case)."""
+    citations = [] if citations is None else citations
     case: dict[str, Any] = {"jurisdiction": code, "kind": "quota", "date": day.isoformat()}
     per_block = rules.entry(code, "quota.vehicles_per_block", day)
     if per_block is not None and per_block.status == "value":
-        case["population"] = _population(code, per_block)
+        case["population"] = population or _population(code, per_block)
     per_holder = rules.entry(code, "quota.max_permits_per_holder", day)
     if per_holder is not None:
-        case["permits"] = live.filter(holder_id=permit.holder_id).count() + 1
+        case["permits"] = holder_permits()
     if len(case) == 3:
         return citations  # no quota of the engine's in this law
-    outcome = evaluate_case(case)
+    outcome = evaluate(case)
     if "error" in outcome:
         raise ValidationError(outcome["error"].get("message", "Erro ao calcular a cota."))
     citations += [c for c in outcome.get("citations", []) if c not in citations]
@@ -194,7 +218,7 @@ def _engine_quotas(
             "o órgão gestor deve informá-lo."
         )
     if "population" in case:
-        _vehicles_per_block_left(outcome.get("max_vehicles"), live, case["population"], per_block)
+        _vehicles_per_block_left(outcome.get("max_vehicles"), used_vehicles(), case["population"], per_block)
     return citations
 
 
@@ -209,9 +233,8 @@ def _population(code: str, per_block: Entry) -> int:
 
 
 def _vehicles_per_block_left(
-    maximum: int | None, live: QuerySet[Permit], population: int, per_block: Entry | None
+    maximum: int | None, used: int, population: int, per_block: Entry | None
 ) -> None:
-    used = live.exclude(vehicle__isnull=True).count()
     if maximum is not None and used >= maximum:
         raise ValidationError(
             f"Cota de veículos atingida: {used} de no máximo {maximum} para "
