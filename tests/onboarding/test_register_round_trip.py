@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
+from lotacao.billing.ledger.models import Charge
 from lotacao.enforcement.models import InfractionNotice, PointsEntry
 from lotacao.inspections.models import Inspection, InsurancePolicy, Seal
 from lotacao.permits.models import Permit, PermitAgent
@@ -67,6 +68,11 @@ def _register(code: str) -> dict[str, Any]:
         "points": sorted(
             PointsEntry.unscoped.filter(jurisdiction_id=code).values_list("notice__number", "points")
         ),
+        "open_debts": sorted(
+            Charge.unscoped.filter(jurisdiction_id=code, paid_on__isnull=True, cancelled=False).values_list(
+                "holder__person__cpf", "kind", "amount", "due_on"
+            )
+        ),
     }
 
 
@@ -81,6 +87,11 @@ def demo_export(
             "export_register", "--jurisdiction", "recife", "--dir", str(directory), stdout=StringIO()
         )
         expected = _register("recife")
+        # Imported back into the very register it came from, the export finds everything there.
+        same = run(directory)
+        assert same.errors == [], messages(same)
+        assert sum(same.created.values()) == 0, same.created
+        assert _register("recife") == expected
         transaction.set_rollback(True)  # the tests start from an empty database again
     return directory, expected
 

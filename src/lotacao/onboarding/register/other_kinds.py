@@ -15,6 +15,7 @@ from django.db import transaction
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.billing import lawdata
 from lotacao.billing.ledger.models import Charge
+from lotacao.billing.payments.slips import CHARGE_CODE
 from lotacao.core.validators import normalize_cpf, normalize_plate
 from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices.services import prepare_notice, record_points
@@ -359,6 +360,16 @@ def import_notices(run: Run, path: Path) -> None:
 # ---------------------------------------------------------------------- open debts
 
 
+def _charge_by_slip_code(code: str, reference: str) -> Charge | None:
+    """The charge whose slip code the reference is, in this jurisdiction: an export of a charge
+    the system issued carries its slip code, so the same file imported back finds it. (A code that
+    came from another installation may name an unrelated charge here: the caller compares.)"""
+    found = CHARGE_CODE.match(reference.strip().upper())
+    if found is None or found.group(1) != code[:3].upper():
+        return None
+    return Charge.unscoped.filter(jurisdiction_id=code, pk=int(found.group(2))).first()
+
+
 def import_debts(run: Run, path: Path) -> None:
     def write(row: int, values: dict[str, Any]) -> str:
         holder = _holder(run, values["holder_document"])
@@ -366,15 +377,13 @@ def import_debts(run: Run, path: Path) -> None:
         amount = values["amount"]
         if amount <= 0:
             raise ValidationError("O valor da cobrança deve ser positivo.")
+        facts = (holder.pk, values["kind"], amount, values["due_on"])
+        issued = _charge_by_slip_code(run.code, values["reference"])
+        if issued is not None and (issued.holder_id, issued.kind, issued.amount, issued.due_on) == facts:
+            return "unchanged"  # the export of a charge this register issued, imported back
         old = Charge.unscoped.filter(jurisdiction_id=run.code, key=key).first()
         if old is not None:
-            same = (old.holder_id, old.kind, old.amount, old.due_on) == (
-                holder.pk,
-                values["kind"],
-                amount,
-                values["due_on"],
-            )
-            if not same:
+            if (old.holder_id, old.kind, old.amount, old.due_on) != facts:
                 raise ValidationError(
                     f"O débito {values['reference']} já está cadastrado com outros dados: uma cobrança "
                     "cadastrada muda pela tela de cobrança."
