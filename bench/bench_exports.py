@@ -34,6 +34,7 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--formats", default="csv,xlsx,ods")
     ap.add_argument("--database-url", default="")
+    ap.add_argument("--no-memory", action="store_true", help="time without tracemalloc (it slows Python)")
     return ap.parse_args()
 
 
@@ -112,11 +113,10 @@ def main() -> None:
     started = time.perf_counter()
     load(args.rows)
     print(f"{args.rows} veículos carregados em {time.perf_counter() - started:.1f} s")
+    from django.conf import settings
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
-
-    from django.conf import settings
 
     from lotacao.accounts.models import User
 
@@ -126,7 +126,8 @@ def main() -> None:
     client.force_login(User.objects.get(username="bench.atendente"))
     client.get("/cadastro/veiculos/")  # warm up: the first request of a process imports and compiles
     for fmt in args.formats.split(","):
-        tracemalloc.start()
+        if not args.no_memory:
+            tracemalloc.start()
         started = time.perf_counter()
         with CaptureQueriesContext(connection) as seen:
             response = client.get("/cadastro/veiculos/", {"formato": fmt})
@@ -134,7 +135,7 @@ def main() -> None:
             for chunk in response.streaming_content if response.streaming else [response.content]:
                 size += len(chunk)
         elapsed = time.perf_counter() - started
-        _, peak = tracemalloc.get_traced_memory()
+        peak = tracemalloc.get_traced_memory()[1] if not args.no_memory else 0
         tracemalloc.stop()
         print(
             f"{fmt:>4}: {elapsed:6.1f} s, {size / 1e6:6.1f} MB, {len(seen.captured_queries)} consultas, "
