@@ -45,8 +45,8 @@ def _unknown(result: Any) -> int:
 
 def _report(result: Any) -> str:
     lines = [
-        f"{result.pages} páginas, {result.pdfs} PDFs, {result.files} exportações CSV, {result.count} achados, "
-        f"{len(result.broken)} links quebrados"
+        f"{result.pages} páginas, {result.pdfs} PDFs, {result.files} exportações CSV, "
+        f"{result.count} achados, {len(result.broken)} links quebrados"
     ]
     lines += [f"  quebrado: {b}" for b in result.broken[:40]]
     for url, problems in list(result.found.items())[:60]:
