@@ -109,16 +109,6 @@ class PaymentList(ScopedListView):
         ).order_by("-paid_on", "-id")
 
 
-class PaymentCharge(LoginRequiredMixin, View):
-    """A payment of the list opens the charge it paid (where the payment is shown)."""
-
-    model = Payment
-
-    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        payment = get_object_or_404(Payment.objects.all(), pk=pk)
-        return redirect("billing:charge", payment.charge_id)
-
-
 class ChargeDetail(LoginRequiredMixin, View):
     model = Charge
 
@@ -185,6 +175,18 @@ class ChargeDetail(LoginRequiredMixin, View):
             if done:
                 return redirect("billing:charge", charge.pk)
         return self.render(request, charge, pay_form=form)
+
+
+class PaymentCharge(LoginRequiredMixin, View):
+    """A payment of the list shows the charge it paid, with the payment (a paid charge has no
+    forms, so nothing is posted here)."""
+
+    model = Payment
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        payment = get_object_or_404(Payment.objects.all(), pk=pk)
+        charge = get_object_or_404(Charge.objects.select_related("holder", "line"), pk=payment.charge_id)
+        return ChargeDetail().render(request, charge)
 
 
 def _pdf(content: bytes, name: str) -> HttpResponse:
