@@ -132,10 +132,20 @@ def _clean_ledger(request: Any) -> None:
         DemandDeclaration,
         FareAct,
         FareStudy,
+        Payment,
         Readjustment,
     )
 
-    for model in (Charge, DemandDeclaration, BillingRun, BankImport, FareAct, Readjustment, FareStudy):
+    for model in (
+        Payment,
+        Charge,
+        DemandDeclaration,
+        BillingRun,
+        BankImport,
+        FareAct,
+        Readjustment,
+        FareStudy,
+    ):
         model.unscoped.all().delete()
     for objects in world.objects.values():
         for label in [k for k in objects if k.startswith("billing.")]:

@@ -189,7 +189,7 @@ def test_funds_report_exports_csv_and_xlsx(world: Any, client: Any) -> None:
     client.force_login(world.users["gestor.recife"])
     body = client.get(reverse("billing:funds")).content.decode()
     assert "Gerenciamento do STM/Recife" in body and "art. 46" in body
-    csv_text = client.get(reverse("billing:funds"), {"formato": "csv"}).content.decode("utf-8-sig")
+    csv_text = b"".join(client.get(reverse("billing:funds"), {"formato": "csv"})).decode("utf-8-sig")
     assert "Recife;Gerenciamento do STM/Recife;01/2026;100,00;0,00;100,00" in csv_text
     xlsx = client.get(reverse("billing:funds"), {"formato": "xlsx"})
     assert xlsx.content[:2] == b"PK"

@@ -222,6 +222,7 @@ def findings(text: str) -> list[str]:
 class Crawl:
     pages: int = 0
     pdfs: int = 0
+    files: int = 0  # CSV exports of the lists, read like the pages
     broken: list[str] = field(default_factory=list)  # "url (status) ← page"
     found: dict[str, list[str]] = field(default_factory=dict)  # url -> findings
     patterns: Counter[str] = field(default_factory=Counter)
@@ -232,7 +233,7 @@ class Crawl:
 
 
 SKIP = re.compile(
-    r"^/(?:conta/sair|admin/|static/|media/|api/)|/sair/?$|/logout|[?&](?:formato|format)=(?:csv|xlsx|json|gtfs|zip)"
+    r"^/(?:conta/sair|admin/|static/|media/|api/)|/sair/?$|/logout|[?&](?:formato|format)=(?:xlsx|ods|json|gtfs|zip)"
     r"|\.(?:csv|xlsx|zip|json|txt|png|jpe?g)$"
 )
 
@@ -277,6 +278,13 @@ def crawl(client: Any, starts: list[str], *, per_pattern: int = 1, limit: int = 
         if "application/pdf" in kind:
             result.pdfs += 1
             problems = findings(pdf_text(b"".join(response) if response.streaming else response.content))
+            if problems:
+                result.found[url] = problems
+            continue
+        if "text/csv" in kind:  # a list's export (its XLSX and ODS have the same cells: not fetched)
+            result.files += 1
+            data = b"".join(response) if response.streaming else response.content
+            problems = findings(data.decode("utf-8-sig").replace(";", " ; "))
             if problems:
                 result.found[url] = problems
             continue

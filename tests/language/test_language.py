@@ -45,8 +45,8 @@ def _unknown(result: Any) -> int:
 
 def _report(result: Any) -> str:
     lines = [
-        f"{result.pages} páginas, {result.pdfs} PDFs, {result.count} achados, "
-        f"{len(result.broken)} links quebrados"
+        f"{result.pages} páginas, {result.pdfs} PDFs, {result.files} exportações CSV, "
+        f"{result.count} achados, {len(result.broken)} links quebrados"
     ]
     lines += [f"  quebrado: {b}" for b in result.broken[:40]]
     for url, problems in list(result.found.items())[:60]:
@@ -64,7 +64,7 @@ def test_every_page_and_pdf_of_every_role_reads_in_portuguese(demo: None) -> Non
     """All 25 staff and holder logins and the public pages, on one loaded demo (loading it is the
     slow part). The counts are printed (`-s`) and, with LOTACAO_CRAWL_REPORT=<file>, every
     finding is written there."""
-    totals = {"pages": 0, "pdfs": 0, "findings": 0, "known": 0, "broken": 0}
+    totals = {"pages": 0, "pdfs": 0, "files": 0, "findings": 0, "known": 0, "broken": 0}
     reports: list[str] = []
     failed: list[str] = []
     logins: list[tuple[str, Client]] = [("público", Client())]
@@ -79,6 +79,7 @@ def test_every_page_and_pdf_of_every_role_reads_in_portuguese(demo: None) -> Non
         result = crawl(client, PUBLIC if name == "público" else ["/"])
         totals["pages"] += result.pages
         totals["pdfs"] += result.pdfs
+        totals["files"] += result.files
         totals["known"] += _unknown(result)
         totals["findings"] += result.count
         totals["broken"] += len(result.broken)

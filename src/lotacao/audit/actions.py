@@ -182,6 +182,8 @@ ACTIONS: dict[str, str] = {
     "chartering.trip_cancelled": "cancelamento de viagem",
     "chartering.passenger_list_opened": "consulta da lista de passageiros",
     "chartering.passenger_list_purged": "eliminação da lista de passageiros",
+    # exports of lists with personal data (lotacao.audit.exports)
+    "export.list": "exportação de lista com dados pessoais",
     "chartering.sanction_proposed": "sanção do CRC proposta ao gestor",
     "chartering.sanction_applied": "aplicação de sanção do CRC",
     "chartering.sanction_dismissed": "proposta de sanção do CRC rejeitada",

@@ -15,10 +15,14 @@ from django.core.paginator import Paginator
 from django.db import models
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.views import View
 
+from lotacao.audit import exports as audited_exports
 from lotacao.audit.services import history
+from lotacao.core import exports
+from lotacao.core.exports import Column
 
 
 class ScopedListView(LoginRequiredMixin, View):
@@ -38,6 +42,16 @@ class ScopedListView(LoginRequiredMixin, View):
     # Filters a link may carry (a dashboard counter opens the list it counts): query parameter ->
     # field with choices; a value outside the field's choices is ignored.
     filters: ClassVar[dict[str, str]] = {}
+    # Exports (?formato=csv|xlsx|ods): the file's name, its columns (default: the page's) and
+    # whether it carries personal data (then each export is audited).
+    export_stem: ClassVar[str] = "lista"
+    export_columns: ClassVar[list[Column] | None] = None
+    personal_data: ClassVar[bool] = False
+
+    def get_export_columns(self) -> list[Column]:
+        if self.export_columns is not None:
+            return self.export_columns
+        return [Column(label, attr) for label, attr in self.columns]
 
     def get_queryset(self) -> models.QuerySet[Any]:
         return self.model._default_manager.all()
@@ -45,7 +59,8 @@ class ScopedListView(LoginRequiredMixin, View):
     def normalize_query(self, query: str) -> list[str]:
         return [query]
 
-    def get(self, request: HttpRequest) -> HttpResponse:
+    def filtered(self, request: HttpRequest) -> tuple[models.QuerySet[Any], str, str, dict[str, str]]:
+        """The rows the page shows (search and filters applied), the query, an error, the filters."""
         qs = self.get_queryset()
         query = request.GET.get("q", "").strip()
         error = ""
@@ -71,6 +86,20 @@ class ScopedListView(LoginRequiredMixin, View):
                 for name in self.search_fields:
                     condition |= Q(**{name: term})
             qs = qs.filter(condition)
+        return qs, query, error, chosen
+
+    def get(self, request: HttpRequest) -> HttpResponseBase:
+        qs, query, error, chosen = self.filtered(request)
+        file = audited_exports.answer(
+            request,
+            title=self.title,
+            columns=self.get_export_columns(),
+            objects=qs,
+            stem=self.export_stem,
+            personal=self.personal_data,
+        )
+        if file is not None:
+            return file
         page = Paginator(qs, self.page_size).get_page(request.GET.get("pagina"))
         rows = [(obj, [_attr(obj, attr) for _, attr in self.columns]) for obj in page.object_list]
         access = getattr(request, "access", None)
@@ -93,6 +122,7 @@ class ScopedListView(LoginRequiredMixin, View):
                 "create_url_name": self.create_url_name,
                 "create_label": self.create_label,
                 "show_create": show_create,
+                "export_links": exports.links(request),
             },
         )
 
@@ -127,10 +157,4 @@ def unsearchable(query: str) -> bool:
 
 
 def _attr(obj: Any, path: str) -> Any:
-    value = obj
-    for part in path.split("."):
-        if value is None:
-            return None
-        display = getattr(value, f"get_{part}_display", None)
-        value = display() if callable(display) else getattr(value, part)
-    return value
+    return exports.read(obj, path)

@@ -1,29 +1,38 @@
 """Funds: the ledger per earmarked fund (Recife art. 46 and art. 18, p.ú.; Cabo's RST account;
 Maricá's TCRPVM, arts. 44, § 2º and 51, § 2º; Pernambuco's FUSP) — monthly revenue and
-delinquency per fund, as a chart with its table, and as CSV or XLSX."""
+delinquency per fund, as a chart with its table, and as CSV, XLSX or ODS (lotacao.core.exports)."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import Sum
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.views import View
 
+from lotacao.audit import exports as audited_exports
 from lotacao.billing import lawdata, permissions
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.viewkit import jurisdictions, today
+from lotacao.core import exports
+from lotacao.core.exports import Column
 from lotacao.core.formats import brl
 from lotacao.core.models import Jurisdiction
 
-HEADERS = ["Jurisdição", "Destinação", "Mês", "Emitido", "Arrecadado", "Inadimplente"]
+COLUMNS = [
+    Column("Jurisdição", lambda r: r["jurisdiction"]),
+    Column("Destinação", lambda r: r["fund"]),
+    Column("Mês", lambda r: r["month"]),
+    Column("Emitido (R$)", lambda r: r["issued"]),
+    Column("Arrecadado (R$)", lambda r: r["paid"]),
+    Column("Inadimplente (R$)", lambda r: r["overdue"]),
+]
 
 
 def fund_rows(codes: list[str], on: dt.date) -> list[dict[str, Any]]:
@@ -68,46 +77,6 @@ def fund_rows(codes: list[str], on: dt.date) -> list[dict[str, Any]]:
     return rows
 
 
-def _csv(rows: list[dict[str, Any]]) -> HttpResponse:
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";")
-    writer.writerow(HEADERS)
-    for r in rows:
-        writer.writerow(
-            [
-                r["jurisdiction"],
-                r["fund"],
-                r["month"],
-                *(f"{r[k]:.2f}".replace(".", ",") for k in ("issued", "paid", "overdue")),
-            ]
-        )
-    response = HttpResponse(out.getvalue().encode("utf-8-sig"), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="fundos.csv"'
-    return response
-
-
-def _xlsx(rows: list[dict[str, Any]]) -> HttpResponse:
-    from openpyxl import Workbook
-
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    sheet.title = "Fundos"
-    sheet.append(HEADERS)
-    for r in rows:
-        sheet.append([r["jurisdiction"], r["fund"], r["month"], r["issued"], r["paid"], r["overdue"]])
-    for row in sheet.iter_rows(min_row=2, min_col=4, max_col=6):
-        for cell in row:
-            cell.number_format = '"R$" #,##0.00'
-    out = io.BytesIO()
-    book.save(out)
-    response = HttpResponse(
-        out.getvalue(), content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    )
-    response["Content-Disposition"] = 'attachment; filename="fundos.xlsx"'
-    return response
-
-
 def _bars(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Bar widths (0–300 px) of the chart: issued, paid and overdue of each row."""
     top = max((r["issued"] for r in rows), default=Decimal("0")) or Decimal("1")
@@ -127,14 +96,15 @@ def _bars(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class FundReport(LoginRequiredMixin, View):
-    def get(self, request: HttpRequest) -> HttpResponse:
+    def get(self, request: HttpRequest) -> HttpResponseBase:
         codes = [c for c, _ in jurisdictions(request, permissions.OFFICE)]
         rows = fund_rows(codes, today())
-        fmt = request.GET.get("formato")
-        if fmt == "csv":
-            return _csv(rows)
-        if fmt == "xlsx":
-            return _xlsx(rows)
+        # totals per fund, no personal data: not audited
+        file = audited_exports.answer(
+            request, title="Fundos", columns=COLUMNS, objects=rows, stem="fundos", personal=False
+        )
+        if file is not None:
+            return file
         cites = {code: lawdata.fund_citation(code, today()) for code in codes}
         return render(
             request,
@@ -143,5 +113,6 @@ class FundReport(LoginRequiredMixin, View):
                 "title": "Fundos e arrecadação",
                 "rows": _bars(rows),
                 "cites": [c for c in cites.values() if c],
+                "export_links": exports.links(request),
             },
         )

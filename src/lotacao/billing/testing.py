@@ -17,6 +17,7 @@ from lotacao.billing.models import (
     DemandDeclaration,
     FareAct,
     FareStudy,
+    Payment,
     Readjustment,
 )
 
@@ -61,4 +62,21 @@ def extend_world(world: Any) -> None:
         )
         objects["billing.readjustment"] = Readjustment.objects.create(
             jurisdiction=jurisdiction, valid_from=month, percent=Decimal("5"), act="Decreto de teste"
+        )
+        paid = Charge.objects.create(
+            jurisdiction=jurisdiction,
+            holder=holder,
+            kind="fee",
+            description="Taxa paga de teste",
+            amount=Decimal("25.50"),
+            due_on=month,
+            paid_on=month,
+        )
+        objects["billing.payment"] = Payment.objects.create(
+            jurisdiction=jurisdiction,
+            charge=paid,
+            paid_on=month,
+            amount=Decimal("25.50"),
+            method=Payment.Method.COUNTER,
+            reference=f"REC-{jurisdiction.code}",
         )

@@ -69,6 +69,7 @@ class CompanyList(ScopedListView):
     detail_url_name = "chartering:company"
     create_url_name = "chartering:enrol"
     create_label = "Incluir empresa no cadastro de fretamento"
+    export_stem = "empresas-de-fretamento"
 
     def get_queryset(self) -> models.QuerySet[Any]:
         return CharteringCompany.objects.select_related("holder__company", "jurisdiction").order_by(

@@ -165,6 +165,7 @@ class TripList(ScopedListView):
     ]
     search_help = "Origem, destino ou empresa"
     detail_url_name = "chartering:trip"
+    export_stem = "viagens-de-fretamento"  # the trips, never their passengers
 
     def get_queryset(self) -> models.QuerySet[Any]:
         return Trip.objects.select_related("company__holder__company", "vehicle").order_by("-departs_at")

@@ -55,6 +55,7 @@ urlpatterns = [
     ),
     # fines (lotacao.enforcement.sanctions.views_fines)
     path("autos/<int:pk>/multa/", views_fines.FineIssue.as_view(), name="fine_issue"),
+    path("multas/", views_fines.FineList.as_view(), name="fines"),
     path("multas/<int:pk>/", views_fines.FineDetail.as_view(), name="fine"),
     path("multas/<int:pk>/guia.pdf", views_fines.FineSlipPdf.as_view(), name="fine_slip"),
     # effects of final decisions (lotacao.enforcement.sanctions.views_effects)

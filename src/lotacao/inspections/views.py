@@ -10,11 +10,15 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from lotacao.audit import exports as audited_exports
+from lotacao.core import exports
+from lotacao.core.exports import Column
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import permissions, rules, services
 from lotacao.inspections.forms import CampaignForm, ConfirmForm, ReregistrationForm, ResultForm, ScheduleForm
@@ -46,13 +50,37 @@ class ObjectView(LoginRequiredMixin, View):
 
 
 class Agenda(LoginRequiredMixin, View):
-    def get(self, request: HttpRequest) -> HttpResponse:
-        today = timezone.localdate()
-        scheduled = (
+    title = "Vistorias"
+    # the export: the scheduled inspections (the page's first table), every one of them
+    export_columns = [
+        Column("Data marcada", "scheduled_for"),
+        Column("Veículo", "vehicle.plate_display"),
+        Column("Permissionário", "vehicle.holder"),
+        Column("Tipo", "kind"),
+        Column("Local", "place"),
+        Column("Situação", "status"),
+    ]
+
+    def scheduled(self) -> Any:
+        return (
             Inspection.objects.filter(status=Inspection.Status.SCHEDULED)
-            .select_related("vehicle")
-            .order_by("scheduled_for", "id")[:200]
+            .select_related("vehicle__holder__person", "vehicle__holder__company")
+            .order_by("scheduled_for", "id")
         )
+
+    def get(self, request: HttpRequest) -> HttpResponseBase:
+        today = timezone.localdate()
+        file = audited_exports.answer(
+            request,
+            title="Vistorias agendadas",
+            columns=self.export_columns,
+            objects=self.scheduled(),
+            stem="vistorias-agendadas",
+            personal=True,
+        )
+        if file is not None:
+            return file
+        scheduled = self.scheduled()[:200]
         notices = (
             IrregularityNotice.objects.filter(resolved_on__isnull=True)
             .select_related("vehicle")
@@ -60,11 +88,12 @@ class Agenda(LoginRequiredMixin, View):
         )
         campaigns = ReregistrationCampaign.objects.all()[:10]
         context = {
-            "title": "Vistorias",
+            "title": self.title,
             "scheduled": scheduled,
             "notices": notices,
             "campaigns": campaigns,
             "today": today,
+            "export_links": exports.links(request),
         }
         return render(request, "inspections/agenda.html", context)
 

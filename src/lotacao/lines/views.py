@@ -9,11 +9,16 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from lotacao.audit import exports as audited_exports
+from lotacao.core import exports
+from lotacao.core.exports import Column
+from lotacao.core.formats import br_date
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import permissions
 from lotacao.lines import busnet, maps, places, selectors, services
@@ -44,17 +49,63 @@ class LineView(LoginRequiredMixin, View):
         return line
 
 
+def _since(row: Any, label: str) -> str:
+    if row is None:
+        return ""
+    number = row.number
+    return f"{label} {number}, desde {br_date(row.valid_from)}"
+
+
 class LineList(LoginRequiredMixin, View):
-    def get(self, request: HttpRequest) -> HttpResponse:
-        today = timezone.localdate()
+    title = "Linhas"
+    export_columns = [
+        Column("Linha", lambda r: r[0].code),
+        Column("Nome", lambda r: r[0].name),
+        Column("Jurisdição", lambda r: r[0].jurisdiction.name),
+        Column("Versão em vigor", lambda r: _since(r[1], "versão")),
+        Column("Versões em rascunho", lambda r: r[3]),
+        Column("Ordem de serviço em vigor", lambda r: _since(r[2], "nº")),
+    ]
+
+    def rows(self, today: Any) -> list[tuple[Any, Any, Any, int]]:
+        """Each line of the scope with its version and service order in force and its drafts (a
+        few queries per line: an agency has tens of lines, not thousands)."""
         rows = []
-        for line in Line.objects.order_by("jurisdiction_id", "code"):
+        for line in Line.objects.select_related("jurisdiction").order_by("jurisdiction_id", "code"):
             version = selectors.version_in_force(line, today)
             drafts = LineVersion.objects.filter(line=line, status=LineVersion.Status.DRAFT).count()
             rows.append((line, version, selectors.service_order_in_force(line, today), drafts))
+        return rows
+
+    def get(self, request: HttpRequest) -> HttpResponseBase:
+        today = timezone.localdate()
+        try:
+            exports.requested_format(request)
+        except exports.BadFormat as error:
+            return exports.refusal(error)
+        rows = self.rows(today)
+        file = audited_exports.answer(
+            request,
+            title=self.title,
+            columns=self.export_columns,
+            objects=rows,
+            stem="linhas",
+            personal=False,
+        )
+        if file is not None:
+            return file
         codes = permissions.jurisdictions_for(getattr(request, "access", None), ROLES)
         can_create = any(lines_law.has_lines(c, today) for c in codes)
-        return render(request, "lines/list.html", {"title": "Linhas", "rows": rows, "can_create": can_create})
+        return render(
+            request,
+            "lines/list.html",
+            {
+                "title": self.title,
+                "rows": rows,
+                "can_create": can_create,
+                "export_links": exports.links(request),
+            },
+        )
 
 
 def _version_kwargs(data: dict[str, Any]) -> dict[str, Any]:

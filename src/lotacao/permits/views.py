@@ -6,6 +6,7 @@ a permit outside the user's scope is a 404. Holders see their own permits (read-
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any, ClassVar
 
@@ -15,14 +16,18 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from lotacao.audit import exports as audited_exports
 from lotacao.audit.services import history
 from lotacao.audit.views_base import ScopedDetailView, unsearchable
 from lotacao.billing.models import Charge
+from lotacao.core import exports
+from lotacao.core.exports import Column
 from lotacao.core.text import fold
 from lotacao.core.validators import normalize_plate
 from lotacao.permits import actions, services
@@ -43,9 +48,25 @@ def _errors(error: ValidationError) -> list[str]:
 
 class PermitList(LoginRequiredMixin, View):
     page_size = 25
+    title = "Permissões"
 
-    def get(self, request: HttpRequest) -> HttpResponse:
-        today = timezone.localdate()
+    @staticmethod
+    def export_columns(today: dt.date) -> list[Column]:
+        return [
+            Column("Número", lambda p: p.number or "requerimento sem número"),
+            Column("Permissionário", "holder"),
+            Column("CPF ou CNPJ", "holder.document_display"),
+            Column("Espécie", "kind"),
+            Column("Linha", "line.code"),
+            Column("Veículo", "vehicle"),
+            Column("Situação", lambda p: p.effective_status_label(today)),
+            Column("Requerida em", "applied_on"),
+            Column("Outorgada em", "granted_on"),
+            Column("Válida até", "valid_until"),
+        ]
+
+    def filtered(self, request: HttpRequest, today: dt.date) -> tuple[Any, str, str, str]:
+        """The permits the page shows (status, line and search applied), the query, status, line."""
         qs = Permit.objects.select_related("holder__person", "holder__company", "line", "vehicle")
         status = request.GET.get("situacao", "")
         if status == S.EXPIRED:
@@ -74,6 +95,21 @@ class PermitList(LoginRequiredMixin, View):
                     holder__company__cnpj__startswith=digits
                 )
             qs = qs.filter(condition)
+        return qs, query, status, line
+
+    def get(self, request: HttpRequest) -> HttpResponseBase:
+        today = timezone.localdate()
+        qs, query, status, line = self.filtered(request, today)
+        file = audited_exports.answer(
+            request,
+            title=self.title,
+            columns=self.export_columns(today),
+            objects=qs,
+            stem="permissoes",
+            personal=True,
+        )
+        if file is not None:
+            return file
         page = Paginator(qs, self.page_size).get_page(request.GET.get("pagina"))
         rows = [(p, p.effective_status_label(today)) for p in page.object_list]
         access = request.access  # type: ignore[attr-defined]
@@ -81,8 +117,9 @@ class PermitList(LoginRequiredMixin, View):
             request,
             "permits/list.html",
             {
-                "title": "Permissões",
+                "title": self.title,
                 "rows": rows,
+                "export_links": exports.links(request),
                 "page": page,
                 "query": query,
                 "status": status,

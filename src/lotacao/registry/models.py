@@ -171,6 +171,13 @@ class Holder(TenantModel):
         return "person" if self.person_id else "company"
 
     @property
+    def document_display(self) -> str:
+        """The holder's CPF or CNPJ as people write it."""
+        if self.person is not None:
+            return self.person.cpf_display
+        return self.company.cnpj_display if self.company is not None else ""
+
+    @property
     def kind_label(self) -> str:
         return "Pessoa física" if self.person_id else "Pessoa jurídica"
 

@@ -4,6 +4,7 @@ import re
 from typing import Any
 
 from lotacao.audit.views_base import ScopedDetailView, ScopedListView
+from lotacao.core.exports import Column
 from lotacao.core.text import fold
 from lotacao.registry.models import Holder, Person, Vehicle
 
@@ -18,6 +19,8 @@ class PersonList(ScopedListView):
     detail_url_name = "people:person"
     create_url_name = "people:person_create"
     create_label = "Cadastrar pessoa"
+    export_stem = "pessoas"
+    personal_data = True
 
     def normalize_query(self, query: str) -> list[str]:
         return [fold(query)]
@@ -46,6 +49,13 @@ class HolderList(ScopedListView):
     document_search_fields = ["person__cpf__startswith", "company__cnpj__startswith"]
     search_help = "Nome, razão social, CPF ou CNPJ"
     detail_url_name = "registry:holder"
+    export_stem = "permissionarios"
+    personal_data = True
+    export_columns = [
+        Column("Permissionário", "__str__"),
+        Column("Natureza", "kind_label"),
+        Column("CPF ou CNPJ", "document_display"),
+    ]
 
     def normalize_query(self, query: str) -> list[str]:
         return [fold(query)]
@@ -78,6 +88,8 @@ class VehicleList(ScopedListView):
     detail_url_name = "vehicles:file"
     create_url_name = "vehicles:create"
     create_label = "Cadastrar veículo"
+    export_stem = "veiculos"
+    personal_data = True
 
     def get_queryset(self) -> Any:
         return super().get_queryset().select_related("holder__person", "holder__company")

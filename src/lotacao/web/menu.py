@@ -106,6 +106,7 @@ STAFF_ITEMS: tuple[Item, ...] = (
     ),
     Item("Efeitos das decisões", "enforcement:effects", views_effects.VIEW_ROLES, "Julgamento"),
     Item("Cobranças", "billing:charges", billing_permissions.OFFICE, "Cobrança"),
+    Item("Multas", "enforcement:fines", enforcement_permissions.PROCESS_VIEW_ROLES, "Fiscalização"),
     Item("Faturamento", "billing:runs", billing_permissions.OFFICE, "Cobrança"),
     Item("Fundos e arrecadação", "billing:funds", billing_permissions.OFFICE, "Cobrança"),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
@@ -165,6 +166,7 @@ def holder_links(access: Any, chartering: bool) -> list[Link]:
         links.append(Link("Minhas permissões", reverse("permits:list")))
     links += [
         Link("Meus autos", reverse("enforcement:notices")),
+        Link("Minhas multas", reverse("enforcement:fines")),
         Link("Meu prontuário", reverse("enforcement:dossier", args=[holder])),
         Link("Minhas cobranças", reverse("billing:ledger", args=[holder])),
     ]

@@ -230,6 +230,7 @@ class CompanyList(ScopedListView):
     document_search_fields = ["cnpj__startswith"]
     search_help = "Razão social, nome fantasia (com ou sem acento) ou CNPJ"
     detail_url_name = "people:company"
+    export_stem = "pessoas-juridicas"
 
     def normalize_query(self, query: str) -> list[str]:
         return [fold(query)]

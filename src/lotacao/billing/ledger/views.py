@@ -8,23 +8,44 @@ from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
+from lotacao.audit import exports as audited_exports
 from lotacao.audit.services import history
+from lotacao.audit.views_base import ScopedListView
 from lotacao.billing import lawdata, permissions
 from lotacao.billing.clearance.selectors import clearance
 from lotacao.billing.forms import AccountForm, CancelForm, FeeForm, PaymentForm
 from lotacao.billing.ledger import services
-from lotacao.billing.ledger.models import Account, Charge
+from lotacao.billing.ledger.models import Account, Charge, Payment
 from lotacao.billing.payments import slips
 from lotacao.billing.runs.declarations import parse_month
 from lotacao.billing.viewkit import access, attempt, require, today
+from lotacao.core import exports
+from lotacao.core.exports import Column
 from lotacao.registry.models import Holder
 
 
 class ChargeList(LoginRequiredMixin, View):
-    def get(self, request: HttpRequest) -> HttpResponse:
+    title = "Cobranças"
+
+    @staticmethod
+    def export_columns(on: dt.date) -> list[Column]:
+        return [
+            Column("Guia", "slip_code"),
+            Column("Permissionário", "holder"),
+            Column("Natureza", "kind"),
+            Column("Descrição", "description"),
+            Column("Valor (R$)", "amount"),
+            Column("Vencimento", "due_on"),
+            Column("Situação", lambda c: c.status_label(on)),
+            Column("Pago em", "paid_on"),
+        ]
+
+    def filtered(self, request: HttpRequest) -> tuple[Any, str]:
+        """The charges the page shows (its situation filter applied) and the filter."""
         qs = Charge.objects.select_related("holder__person", "holder__company").order_by("-due_on", "-id")
         state = request.GET.get("situacao", "")
         if state == "abertas":
@@ -33,17 +54,59 @@ class ChargeList(LoginRequiredMixin, View):
             qs = qs.filter(cancelled=False, paid_on__isnull=True, due_on__lt=today())
         elif state == "pagas":
             qs = qs.filter(paid_on__isnull=False)
+        return qs, state
+
+    def get(self, request: HttpRequest) -> HttpResponseBase:
+        qs, state = self.filtered(request)
+        file = audited_exports.answer(
+            request,
+            title=self.title,
+            columns=self.export_columns(today()),
+            objects=qs,
+            stem="cobrancas",
+            personal=True,
+        )
+        if file is not None:
+            return file
         return render(
             request,
             "billing/charges.html",
             {
-                "title": "Cobranças",
+                "title": self.title,
                 "charges": qs[:200],
                 "state": state,
                 "today": today(),
                 "access": access(request),
+                "export_links": exports.links(request),
             },
         )
+
+
+class PaymentList(ScopedListView):
+    """Payments received (counter, bank statement, other modules), newest first."""
+
+    model = Payment
+    title = "Pagamentos"
+    columns = [
+        ("Guia", "charge.slip_code"),
+        ("Permissionário", "charge.holder"),
+        ("Pago em", "paid_on"),
+        ("Valor pago (R$)", "amount"),
+        ("Juros e multa de mora (R$)", "late_amount"),
+        ("Forma", "method"),
+        ("Comprovante", "reference"),
+    ]
+    search_fields = ["reference__icontains", "charge__description__icontains"]
+    search_help = "Comprovante ou descrição da cobrança"
+    filters = {"forma": "method"}
+    detail_url_name = "billing:payment_charge"
+    export_stem = "pagamentos"
+    personal_data = True
+
+    def get_queryset(self) -> Any:
+        return Payment.objects.select_related(
+            "charge__holder__person", "charge__holder__company", "charge__jurisdiction"
+        ).order_by("-paid_on", "-id")
 
 
 class ChargeDetail(LoginRequiredMixin, View):
@@ -112,6 +175,18 @@ class ChargeDetail(LoginRequiredMixin, View):
             if done:
                 return redirect("billing:charge", charge.pk)
         return self.render(request, charge, pay_form=form)
+
+
+class PaymentCharge(LoginRequiredMixin, View):
+    """A payment of the list shows the charge it paid, with the payment (a paid charge has no
+    forms, so nothing is posted here)."""
+
+    model = Payment
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        payment = get_object_or_404(Payment.objects.all(), pk=pk)
+        charge = get_object_or_404(Charge.objects.select_related("holder", "line"), pk=payment.charge_id)
+        return ChargeDetail().render(request, charge)
 
 
 def _pdf(content: bytes, name: str) -> HttpResponse:

@@ -397,3 +397,5 @@ class NoticeList(ScopedListView):
     create_url_name = "enforcement:notice_create"
     create_label = "Novo auto de infração"
     create_roles = permissions.NOTICE_ROLES
+    export_stem = "autos-de-infracao"
+    personal_data = True  # plates and offenders of identifiable people

@@ -16,6 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from lotacao.audit.views_base import ScopedListView
+from lotacao.core.exports import Column
+from lotacao.core.validators import format_document
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine, InfractionNotice
 from lotacao.enforcement.sanctions import fine_payment, fines, refunds
@@ -76,6 +79,43 @@ class FineIssue(LoginRequiredMixin, View):
         else:
             messages.success(request, f"Multa lançada: {fine.get_status_display().lower()}.")
         return HttpResponseRedirect(notice.get_absolute_url() + "#multa")
+
+
+class FineList(ScopedListView):
+    """Fines of the user's scope (a permit holder: only their own), newest first."""
+
+    model = Fine
+    title = "Multas"
+    columns = [
+        ("Auto de infração", "notice.number"),
+        ("Devedor", "payer_name"),
+        ("Valor (R$)", "amount"),
+        ("Vencimento", "due_on"),
+        ("Situação", "status"),
+        ("Pago em", "paid_on"),
+    ]
+    search_fields = ["notice__number__icontains", "payer_name__icontains", "notice__plate__icontains"]
+    search_help = "Número do auto, devedor ou placa"
+    filters = {"situacao": "status"}
+    detail_url_name = "enforcement:fine"
+    export_stem = "multas"
+    personal_data = True
+    export_columns = [
+        Column("Auto de infração", "notice.number"),
+        Column("Placa", "notice.plate"),
+        Column("Devedor", "payer_name"),
+        Column("CPF ou CNPJ do devedor", lambda f: format_document(f.payer_document)),
+        Column("Valor (R$)", "amount"),
+        Column("Quantidade", "units"),
+        Column("Unidade fiscal", "unit"),
+        Column("Vencimento", "due_on"),
+        Column("Situação", "status"),
+        Column("Pago em", "paid_on"),
+        Column("Valor pago (R$)", "paid_amount"),
+    ]
+
+    def get_queryset(self) -> Any:
+        return Fine.objects.select_related("notice").order_by("-created_at", "-id")
 
 
 class FineDetail(LoginRequiredMixin, View):
