@@ -133,9 +133,10 @@ def _clean_ledger(request: Any) -> None:
         FareAct,
         FareStudy,
         Readjustment,
+        ReconciliationItem,
     )
 
-    for model in (Charge, DemandDeclaration, BillingRun, BankImport, FareAct, Readjustment, FareStudy):
+    for model in (ReconciliationItem, Charge, DemandDeclaration, BillingRun, BankImport, FareAct, Readjustment, FareStudy):
         model.unscoped.all().delete()
     for objects in world.objects.values():
         for label in [k for k in objects if k.startswith("billing.")]:
