@@ -236,7 +236,7 @@ def pix_webhook(request: HttpRequest, jurisdiction: str, payload: PixNotificatio
     endToEndId: reenviar a mesma notificação não grava nada de novo. Créditos sem guia vão para a
     fila de conciliação."""
     token = request.pix_token  # type: ignore[attr-defined]
-    place = get_object_or_404(Jurisdiction.objects.all(), code=jurisdiction)
+    place = get_object_or_404(Jurisdiction.unscoped.all(), code=jurisdiction)
     if token.jurisdiction_id != place.code:
         raise HttpError(403, "Este token não é da jurisdição desta notificação.")
     counts = receive_pix(

@@ -66,7 +66,7 @@ def import_statement(
             credit=credit,
             actor=actor,
             why=reason,
-            reference=f"{statement.label}: {bank_import.filename}",
+            reference=f"extrato {bank_import.filename}",
             bank_import=bank_import,
             seen=seen,
         )
