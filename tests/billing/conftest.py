@@ -136,7 +136,8 @@ def _clean_ledger(request: Any) -> None:
         ReconciliationItem,
     )
 
-    for model in (ReconciliationItem, Charge, DemandDeclaration, BillingRun, BankImport, FareAct, Readjustment, FareStudy):
+    models = (ReconciliationItem, Charge, DemandDeclaration, BillingRun, BankImport, FareAct)
+    for model in (*models, Readjustment, FareStudy):
         model.unscoped.all().delete()
     for objects in world.objects.values():
         for label in [k for k in objects if k.startswith("billing.")]:

@@ -28,8 +28,13 @@ DAY = dt.date(2027, 3, 16)
 
 def _fee(holder: Any, amount: str = "50.00") -> Charge:
     return services.issue_charge(
-        actor=None, holder=holder, kind="fee", description="Taxa de recadastramento",
-        amount=amount, due_on=dt.date(2027, 3, 20), reason="t",
+        actor=None,
+        holder=holder,
+        kind="fee",
+        description="Taxa de recadastramento",
+        amount=amount,
+        due_on=dt.date(2027, 3, 20),
+        reason="t",
     )
 
 
@@ -64,12 +69,19 @@ def test_an_ofx_credit_pays_its_charge_and_a_second_import_changes_nothing(world
     assert charge.paid_on == DAY and charge.payments.get().bank_transaction == "ofx:56789:F1"
     assert report["ignored"] == [{"onde": "FITID F2", "motivo": "lançamento a débito"}]
     queued = ReconciliationItem.objects.get()
-    assert queued.reason == "o crédito não traz o código de nenhuma guia" and queued.amount == Decimal("30.00")
+    assert queued.reason == "o crédito não traz o código de nenhuma guia" and queued.amount == Decimal(
+        "30.00"
+    )
     with pytest.raises(ValidationError, match="já foi importado"):
         _import(world, content, "extrato.ofx")
     # the same credits in another file (another day's export): duplicates by FITID, nothing new
-    other = bf.ofx_file([{"on": DAY, "amount": "50.00", "fitid": "F1", "memo": charge.slip_code},
-                         {"on": DAY, "amount": "30.00", "fitid": "F3"}], version=version)
+    other = bf.ofx_file(
+        [
+            {"on": DAY, "amount": "50.00", "fitid": "F1", "memo": charge.slip_code},
+            {"on": DAY, "amount": "30.00", "fitid": "F3"},
+        ],
+        version=version,
+    )
     again = _import(world, other, "de-novo.ofx")
     assert len(again["duplicates"]) == 2 and again["matched"] == again["unmatched"] == []
     assert Payment.objects.count() == 1 and ReconciliationItem.objects.count() == 1
@@ -119,8 +131,17 @@ def test_partial_and_over_payments_are_recorded_with_the_difference(world: Any) 
     excess = ReconciliationItem.objects.get(kind=ReconciliationItem.Kind.EXCESS)
     assert excess.amount == Decimal("5.00") and "pago a maior" in excess.reason
     # the rest of the partial one, by a later credit, pays it whole
-    rest = bf.cnab240_file([("01", [bf.segment_t(1, code=short.slip_code, our_number="1", amount="50.00"),
-                                    bf.segment_u(2, paid="30.00", on=DAY + dt.timedelta(days=1))])])
+    rest = bf.cnab240_file(
+        [
+            (
+                "01",
+                [
+                    bf.segment_t(1, code=short.slip_code, our_number="1", amount="50.00"),
+                    bf.segment_u(2, paid="30.00", on=DAY + dt.timedelta(days=1)),
+                ],
+            )
+        ]
+    )
     assert len(_import(world, rest, "resto")["matched"]) == 1
     short.refresh_from_db()
     assert short.paid_on == DAY + dt.timedelta(days=1) and short.payments.count() == 2
@@ -161,19 +182,35 @@ def test_a_cnab400_bradesco_return_pays_by_the_companys_control_number(world: An
 @pytest.mark.parametrize(
     ("mangle", "message"),
     [
-        (lambda lines: lines[:3] + [lines[3][:180]] + lines[4:], "Linha 4: registro com 180 caracteres; o CNAB 240 exige 240"),
+        (
+            lambda lines: [*lines[:3], lines[3][:180], *lines[4:]],
+            "Linha 4: registro com 180 caracteres; o CNAB 240 exige 240",
+        ),
         (lambda lines: lines[:-1], "sem o trailer de arquivo"),
-        (lambda lines: lines[:2] + lines[4:], "o trailer do lote informa 4 registros, mas o lote tem 2"),
-        (lambda lines: [lines[0][:142] + "1" + lines[0][143:]] + lines[1:], "não é de retorno"),
-        (lambda lines: lines[:3] + [lines[3][:77] + "00000000000ABCD" + lines[3][92:]] + lines[4:],
-         "Linha 4, posições 78–92 (valor pago): esperado um número"),
+        (lambda lines: [*lines[:2], *lines[4:]], "o trailer do lote informa 4 registros, mas o lote tem 2"),
+        (lambda lines: [lines[0][:142] + "1" + lines[0][143:], *lines[1:]], "não é de retorno"),
+        (
+            lambda lines: [*lines[:3], lines[3][:77] + "00000000000ABCD" + lines[3][92:], *lines[4:]],
+            "Linha 4, posições 78–92 (valor pago): esperado um número",
+        ),
     ],
 )
-def test_a_bad_cnab240_is_refused_naming_the_line_and_nothing_is_saved(world: Any, mangle: Any, message: str) -> None:
+def test_a_bad_cnab240_is_refused_naming_the_line_and_nothing_is_saved(
+    world: Any, mangle: Any, message: str
+) -> None:
     holder = world.objects["recife"]["registry.holder"]
     charge = _fee(holder)
-    good = bf.cnab240_file([("01", [bf.segment_t(1, code=charge.slip_code, our_number="7", amount="50.00"),
-                                    bf.segment_u(2, paid="50.00", on=DAY)])])
+    good = bf.cnab240_file(
+        [
+            (
+                "01",
+                [
+                    bf.segment_t(1, code=charge.slip_code, our_number="7", amount="50.00"),
+                    bf.segment_u(2, paid="50.00", on=DAY),
+                ],
+            )
+        ]
+    )
     bad = "\r\n".join(mangle(good.split("\r\n")[:-1])) + "\r\n"
     with pytest.raises(ValidationError, match=re.escape(message)):
         _import(world, bad)
@@ -195,16 +232,29 @@ def test_unknown_formats_and_broken_ofx_are_refused(world: Any) -> None:
 def test_the_queue_assigns_a_credit_to_a_charge_or_dismisses_it_audited(world: Any) -> None:
     holder = world.objects["recife"]["registry.holder"]
     charge = _fee(holder)
-    _import(world, bf.ofx_file([{"on": DAY, "amount": "50.00", "fitid": "Q1", "memo": "SEM CODIGO"},
-                                {"on": DAY, "amount": "7.00", "fitid": "Q2", "memo": "ENGANO"}]))
+    _import(
+        world,
+        bf.ofx_file(
+            [
+                {"on": DAY, "amount": "50.00", "fitid": "Q1", "memo": "SEM CODIGO"},
+                {"on": DAY, "amount": "7.00", "fitid": "Q2", "memo": "ENGANO"},
+            ]
+        ),
+    )
     first, second = ReconciliationItem.objects.order_by("id")
     clerk = world.users["atendente.recife"]
     with pytest.raises(ValidationError, match="Nenhuma guia em aberto com o código REC000000009999"):
         reconcile.assign_credit(actor=clerk, item=first, slip_code="REC000000009999", reason="identificado")
-    reconcile.assign_credit(actor=clerk, item=first, slip_code=charge.slip_code.lower(), reason="identificado")
+    reconcile.assign_credit(
+        actor=clerk, item=first, slip_code=charge.slip_code.lower(), reason="identificado"
+    )
     charge.refresh_from_db()
     first.refresh_from_db()
-    assert charge.paid_on == DAY and first.status == ReconciliationItem.Status.ASSIGNED and first.charge == charge
+    assert (
+        charge.paid_on == DAY
+        and first.status == ReconciliationItem.Status.ASSIGNED
+        and first.charge == charge
+    )
     with pytest.raises(ValidationError, match="já foi resolvido"):
         reconcile.dismiss_credit(actor=clerk, item=first, reason="engano do banco")
     with pytest.raises(ValidationError, match="motivo do descarte"):
@@ -212,7 +262,11 @@ def test_the_queue_assigns_a_credit_to_a_charge_or_dismisses_it_audited(world: A
     reconcile.dismiss_credit(actor=clerk, item=second, reason="devolvido ao pagador em 20/03")
     second.refresh_from_db()
     assert second.status == ReconciliationItem.Status.DISMISSED
-    actions = set(AuditEvent.objects.filter(object_id__in=[str(first.pk), str(second.pk)]).values_list("action", flat=True))
+    actions = set(
+        AuditEvent.objects.filter(object_id__in=[str(first.pk), str(second.pk)]).values_list(
+            "action", flat=True
+        )
+    )
     assert {"reconciliation.queued", "reconciliation.assigned", "reconciliation.dismissed"} <= actions
 
 
@@ -239,8 +293,19 @@ def test_the_command_imports_a_file_and_prints_json(world: Any, tmp_path: Any) -
     holder = world.objects["recife"]["registry.holder"]
     charge = _fee(holder)
     path = tmp_path / "retorno.ret"
-    path.write_text(bf.cnab240_file([("01", [bf.segment_t(1, code=charge.slip_code, our_number="9", amount="50.00"),
-                                             bf.segment_u(2, paid="50.00", on=DAY)])]))
+    path.write_text(
+        bf.cnab240_file(
+            [
+                (
+                    "01",
+                    [
+                        bf.segment_t(1, code=charge.slip_code, our_number="9", amount="50.00"),
+                        bf.segment_u(2, paid="50.00", on=DAY),
+                    ],
+                )
+            ]
+        )
+    )
     out = StringIO()
     call_command("import_bank_file", str(path), "--jurisdiction", "recife", "--json", stdout=out)
     assert json.loads(out.getvalue())["matched"][0]["codigo"] == charge.slip_code

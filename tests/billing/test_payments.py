@@ -209,7 +209,11 @@ def test_bad_statement_files_change_nothing(world: Any) -> None:
         )
     with pytest.raises(ValidationError, match="Linha 2: valor inválido 'abc'"):
         bank.import_statement(
-            actor=None, jurisdiction=world.a, filename="x.csv", content=_csv("16/03/2027;abc;XYZ;T5"), reason="t"
+            actor=None,
+            jurisdiction=world.a,
+            filename="x.csv",
+            content=_csv("16/03/2027;abc;XYZ;T5"),
+            reason="t",
         )
     assert not Payment.objects.exists()
 

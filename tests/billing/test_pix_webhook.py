@@ -40,12 +40,16 @@ def _post(client: Any, code: str, body: Any, token: str | None) -> Any:
 def test_a_pix_notification_pays_its_charge_once_and_queues_unknown_txids(world: Any, client: Any) -> None:
     holder = world.objects["recife"]["registry.holder"]
     charge = services.issue_charge(
-        actor=None, holder=holder, kind="fee", description="Taxa", amount="50.00",
-        due_on=dt.date(2027, 3, 20), reason="t",
+        actor=None,
+        holder=holder,
+        kind="fee",
+        description="Taxa",
+        amount="50.00",
+        due_on=dt.date(2027, 3, 20),
+        reason="t",
     )
     token = _token(world)
-    body = {"pix": [_pix(E2E, charge.slip_code, "50.00"),
-                    _pix(E2E[:-1] + "z", "REC000000009999", "12.34")]}
+    body = {"pix": [_pix(E2E, charge.slip_code, "50.00"), _pix(E2E[:-1] + "z", "REC000000009999", "12.34")]}
     first = _post(client, "recife", body, token)
     assert first.status_code == 200, first.content
     assert first.json() == {"received": 2, "matched": 1, "partial": 0, "queued": 1, "duplicates": 0}
@@ -66,10 +70,15 @@ def test_the_webhook_refuses_without_the_agencys_scoped_token(world: Any, client
     assert "Autenticação necessária" in no_token.json()["detail"]
     # a whole-API token (even the operator's) does not open the webhook, nor the webhook's the API
     operator = User.objects.create_superuser("operador.pix", password="senha-de-teste-123")
-    assert _post(client, "recife", body, create_token(actor=None, user=operator, label="x")).status_code == 401
+    assert (
+        _post(client, "recife", body, create_token(actor=None, user=operator, label="x")).status_code == 401
+    )
     esteio = _token(world, world.b.code)
     wrong = _post(client, "recife", body, esteio)
-    assert wrong.status_code == 403 and wrong.json()["detail"] == "Este token não é da jurisdição desta notificação."
+    assert (
+        wrong.status_code == 403
+        and wrong.json()["detail"] == "Este token não é da jurisdição desta notificação."
+    )
     assert client.get("/api/billing/charges", HTTP_AUTHORIZATION=f"Bearer {esteio}").status_code == 401
     assert not Payment.objects.exists() and not ReconciliationItem.objects.exists()
 
@@ -82,7 +91,9 @@ def test_the_webhook_refuses_without_the_agencys_scoped_token(world: Any, client
         ({"horario": "ontem"}, "pix[1].horario: data e hora ISO 8601"),
     ],
 )
-def test_a_bad_entry_refuses_the_whole_notification(world: Any, client: Any, entry: dict[str, str], message: str) -> None:
+def test_a_bad_entry_refuses_the_whole_notification(
+    world: Any, client: Any, entry: dict[str, str], message: str
+) -> None:
     token = _token(world)
     body = {"pix": [_pix(E2E, "SEMGUIA", "1.00"), {**_pix(E2E[:-1] + "y", "SEMGUIA", "2.00"), **entry}]}
     response = _post(client, "recife", body, token)

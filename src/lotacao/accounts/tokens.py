@@ -18,9 +18,7 @@ def _hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def create_token(
-    *, actor: Any, user: User, label: str, scope: str = "", jurisdiction: Any = None
-) -> str:
+def create_token(*, actor: Any, user: User, label: str, scope: str = "", jurisdiction: Any = None) -> str:
     """A token for the whole API (as the user's screens), or a scoped one (`pix_webhook`) bound
     to one jurisdiction that opens only that door."""
     if bool(scope) != (jurisdiction is not None):

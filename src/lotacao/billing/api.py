@@ -21,7 +21,6 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
 from lotacao.accounts.tokens import scoped_token
-
 from lotacao.billing import permissions
 from lotacao.billing.clearance.selectors import PROCEDURES, clearance
 from lotacao.billing.ledger.models import Charge

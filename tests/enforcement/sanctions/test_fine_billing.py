@@ -318,8 +318,15 @@ def test_a_fine_paid_by_a_cnab240_return_is_paid_in_enforcement_once(world: Any)
     charge = Charge.unscoped.get(fine=fine)
     paid_on = dt.date(2025, 5, 20)
     content = bf.cnab240_file(
-        [("01", [bf.segment_t(1, code=charge.slip_code, our_number="77", amount="100.00"),
-                 bf.segment_u(2, paid="100.00", on=paid_on)])]
+        [
+            (
+                "01",
+                [
+                    bf.segment_t(1, code=charge.slip_code, our_number="77", amount="100.00"),
+                    bf.segment_u(2, paid="100.00", on=paid_on),
+                ],
+            )
+        ]
     ).encode()
     report = bank.import_statement(
         actor=None, jurisdiction=world.a, filename="retorno.ret", content=content, reason="conciliação"

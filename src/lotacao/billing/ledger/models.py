@@ -127,7 +127,11 @@ class Payment(TenantModel):
     amount = models.DecimalField("valor pago", max_digits=12, decimal_places=2)
     late_amount = models.DecimalField("juros e multa de mora", max_digits=12, decimal_places=2, default=0)
     due_amount = models.DecimalField(
-        "devido na data", max_digits=12, decimal_places=2, null=True, blank=True,
+        "devido na data",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
         help_text="O saldo devido no dia do pagamento: um valor pago diferente fica visível ao lado.",
     )
     method = models.CharField("forma", max_length=10, choices=Method.choices)

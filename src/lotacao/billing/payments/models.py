@@ -26,9 +26,7 @@ class BankImport(TenantModel):
         ordering = ["-created_at", "-id"]
         verbose_name = "importação de extrato bancário"
         verbose_name_plural = "importações de extratos bancários"
-        constraints = [
-            models.UniqueConstraint(fields=["jurisdiction", "sha256"], name="unique_bank_file")
-        ]
+        constraints = [models.UniqueConstraint(fields=["jurisdiction", "sha256"], name="unique_bank_file")]
 
     def __str__(self) -> str:
         when = f" ({timezone.localtime(self.created_at):%d/%m/%Y %H:%M})" if self.created_at else ""
@@ -73,7 +71,11 @@ class ReconciliationItem(TenantModel):
     reason = models.CharField("motivo", max_length=300)
     status = models.CharField("situação", max_length=10, choices=Status.choices, default=Status.PENDING)
     charge = models.ForeignKey(
-        "billing.Charge", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "billing.Charge",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="cobrança",
     )
     resolution = models.CharField("resolução", max_length=300, blank=True)

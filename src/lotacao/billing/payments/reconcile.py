@@ -165,19 +165,35 @@ def apply(
             if codes
             else "o crédito não traz o código de nenhuma guia"
         )
-        _queue(jurisdiction=jurisdiction, credit=credit, reason=why_queued, actor=actor, why=why,
-               bank_import=bank_import)
+        _queue(
+            jurisdiction=jurisdiction,
+            credit=credit,
+            reason=why_queued,
+            actor=actor,
+            why=why,
+            bank_import=bank_import,
+        )
         return "unmatched", f"{why_queued}: enviado à fila de conciliação"
     try:
         with transaction.atomic():
             note, excess = pay(
-                charges=charges, credit=credit, actor=actor, why=why, reference=reference,
+                charges=charges,
+                credit=credit,
+                actor=actor,
+                why=why,
+                reference=reference,
                 bank_import=bank_import,
             )
     except ValidationError as error:
         refusal = "; ".join(error.messages)
-        _queue(jurisdiction=jurisdiction, credit=credit, reason=refusal, actor=actor, why=why,
-               bank_import=bank_import)
+        _queue(
+            jurisdiction=jurisdiction,
+            credit=credit,
+            reason=refusal,
+            actor=actor,
+            why=why,
+            bank_import=bank_import,
+        )
         return "unmatched", f"{refusal}: enviado à fila de conciliação"
     if excess > 0:
         _queue(

@@ -331,7 +331,11 @@ BRADESCO_400: dict[str, tuple[int, int]] = {
     "credited_on": (296, 301),  # DDMMAA
     "sequence": (395, 400),
 }
-BRADESCO_400_PAYMENTS = {"06": "liquidação normal", "15": "liquidação em cartório", "17": "liquidação após baixa"}
+BRADESCO_400_PAYMENTS = {
+    "06": "liquidação normal",
+    "15": "liquidação em cartório",
+    "17": "liquidação após baixa",
+}
 
 
 def read_cnab400(
@@ -345,7 +349,9 @@ def read_cnab400(
         return _field(line, *layout[name])
 
     if f(lines[0], "record") != "0" or f(lines[0], "return") != "2":
-        raise ValidationError("Linha 1: o CNAB 400 começa pelo header de retorno (registro 0, posição 2 = 2).")
+        raise ValidationError(
+            "Linha 1: o CNAB 400 começa pelo header de retorno (registro 0, posição 2 = 2)."
+        )
     bank = f(lines[0], "bank")
     credits: list[Credit] = []
     ignored: list[dict[str, str]] = []
@@ -371,7 +377,9 @@ def read_cnab400(
             continue
         occurrence = f(line, "occurrence")
         if occurrence not in payments:
-            ignored.append({"onde": f"linha {number}", "motivo": f"ocorrência {occurrence}: não é liquidação"})
+            ignored.append(
+                {"onde": f"linha {number}", "motivo": f"ocorrência {occurrence}: não é liquidação"}
+            )
             continue
         paid_on = _day(line, *layout["occurred_on"], number, "data da ocorrência")
         if paid_on is None:
@@ -489,9 +497,10 @@ def read_csv(content: bytes) -> Statement:
         row = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items() if isinstance(v, str)}
         paid_on, amount = _csv_date(row["data"], number), _csv_amount(row["valor"], number)
         code = row["codigo"].upper().replace(" ", "")
-        bank_id = row.get("id_transacao") or hashlib.sha256(
-            f"{row['data']}|{row['valor']}|{row['codigo']}".encode()
-        ).hexdigest()[:40]
+        bank_id = (
+            row.get("id_transacao")
+            or hashlib.sha256(f"{row['data']}|{row['valor']}|{row['codigo']}".encode()).hexdigest()[:40]
+        )
         credits.append(
             Credit(
                 where=f"linha {number}",

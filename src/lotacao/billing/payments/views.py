@@ -120,7 +120,9 @@ class ReconciliationDetail(LoginRequiredMixin, View):
             {
                 "title": str(item),
                 "item": item,
-                "assign": (assign or AssignCreditForm()) if open_ and item.kind == item.Kind.UNMATCHED else None,
+                "assign": (assign or AssignCreditForm())
+                if open_ and item.kind == item.Kind.UNMATCHED
+                else None,
                 "dismiss": (dismiss or DismissCreditForm(prefix="dismiss")) if open_ else None,
                 "events": history(item)[:20],
             },

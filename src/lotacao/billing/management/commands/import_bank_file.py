@@ -55,4 +55,6 @@ class Command(BaseCommand):
             rows = done.report.get(section, [])
             self.stdout.write(f"{len(rows)} {LABELS[section]}")
             for row in rows:
-                self.stdout.write(f"  {row['linha']}: {row['data']} R$ {row['valor']} {row['codigo']} — {row['motivo']}")
+                self.stdout.write(
+                    f"  {row['linha']}: {row['data']} R$ {row['valor']} {row['codigo']} — {row['motivo']}"
+                )
