@@ -147,6 +147,18 @@ def test_partial_and_over_payments_are_recorded_with_the_difference(world: Any) 
     assert short.paid_on == DAY + dt.timedelta(days=1) and short.payments.count() == 2
 
 
+def test_the_charge_page_shows_a_partial_payment_and_what_is_missing(world: Any, client: Any) -> None:
+    charge = _fee(world.objects["recife"]["registry.holder"])
+    details = [
+        bf.segment_t(1, code=charge.slip_code, our_number="5", amount="50.00"),
+        bf.segment_u(2, paid="20.00", on=DAY),
+    ]
+    _import(world, bf.cnab240_file([("01", details)]))
+    client.force_login(world.users["atendente.recife"])
+    page = client.get(f"/cobranca/{charge.pk}/").content.decode()
+    assert "faltam R$\xa030,00" in page and "Extrato bancário" in page
+
+
 def test_a_cnab240_statement_segment_e_reads_credits_only(world: Any) -> None:
     holder = world.objects["recife"]["registry.holder"]
     charge = _fee(holder)

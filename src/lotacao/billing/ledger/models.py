@@ -164,6 +164,10 @@ class Payment(TenantModel):
         """Paid minus owed that day (negative: partial; positive: paid in excess)."""
         return self.amount - self.due_amount if self.due_amount is not None else Decimal("0.00")
 
+    @property
+    def difference_size(self) -> Decimal:
+        return abs(self.difference)
+
 
 class Account(TenantModel):
     """The billing register of a holder (inscrição): monthly fees are owed from `opened_on` until
