@@ -134,9 +134,11 @@ def _clean_ledger(request: Any) -> None:
         FareStudy,
         Payment,
         Readjustment,
+        ReconciliationItem,
     )
 
     for model in (
+        ReconciliationItem,
         Payment,
         Charge,
         DemandDeclaration,

@@ -151,31 +151,36 @@ def _csv(*lines: str) -> bytes:
     return ("data;valor;codigo;id_transacao\n" + "\n".join(lines) + "\n").encode()
 
 
-def test_bank_import_reconciles_matched_unmatched_and_duplicate_lines(world: Any) -> None:
+def test_bank_import_reconciles_matched_partial_queued_and_duplicate_lines(world: Any) -> None:
     holder = world.objects["recife"]["registry.holder"]
     a, b, c = _fee(holder), _fee(holder), _fee(holder, amount="30.00")
     content = _csv(
         f"16/03/2027;50,00;{a.slip_code};T1",
-        f"16/03/2027;49,00;{b.slip_code};T2",  # value differs
+        f"16/03/2027;49,00;{b.slip_code};T2",  # value differs: a partial payment
         "16/03/2027;50,00;REC999999999999;T3",  # no such slip
         f"16/03/2027;50,00;{a.slip_code};T1",  # same credit twice in the file
-        "16/03/2027;abc;XYZ;T5",
     )
     report = bank.import_statement(
         actor=None, jurisdiction=world.a, filename="extrato.csv", content=content, reason="conciliação"
     ).report
-    assert [r["linha"] for r in report["matched"]] == ["2"]
-    assert [r["linha"] for r in report["unmatched"]] == ["3", "4", "6"]
-    assert "diferente do devido" in report["unmatched"][0]["motivo"]
-    assert [r["linha"] for r in report["duplicates"]] == ["5"]
+    assert [r["linha"] for r in report["matched"]] == ["linha 2"]
+    assert [r["linha"] for r in report["partial"]] == ["linha 3"]
+    assert "faltam R$\xa01,00" in report["partial"][0]["motivo"]
+    assert [r["linha"] for r in report["unmatched"]] == ["linha 4"]
+    assert [r["linha"] for r in report["duplicates"]] == ["linha 5"]
     a.refresh_from_db()
     b.refresh_from_db()
     assert a.paid_on == dt.date(2027, 3, 16) and b.paid_on is None
+    assert b.payments.get().difference == Decimal("-1.00")
+    with pytest.raises(ValidationError, match="já foi importado"):
+        bank.import_statement(
+            actor=None, jurisdiction=world.a, filename="extrato.csv", content=content, reason="de novo"
+        )
     again = bank.import_statement(
-        actor=None, jurisdiction=world.a, filename="extrato.csv", content=content, reason="de novo"
+        actor=None, jurisdiction=world.a, filename="outro.csv", content=content + b"\n", reason="de novo"
     ).report
-    assert len(again["duplicates"]) == 2 and again["matched"] == []
-    assert Payment.objects.count() == 1 and c.payments.count() == 0
+    assert len(again["duplicates"]) == 4 and again["matched"] == []
+    assert Payment.objects.count() == 2 and c.payments.count() == 0
 
 
 def test_a_month_slip_is_paid_whole_by_one_credit(world: Any) -> None:
@@ -194,13 +199,21 @@ def test_a_month_slip_is_paid_whole_by_one_credit(world: Any) -> None:
 
 
 def test_bad_statement_files_change_nothing(world: Any) -> None:
-    with pytest.raises(ValidationError, match="coluna"):
+    with pytest.raises(ValidationError, match="não reconhecido"):
         bank.import_statement(
             actor=None, jurisdiction=world.a, filename="x.csv", content=b"a;b\n1;2\n", reason="t"
         )
-    with pytest.raises(ValidationError, match="CSV de texto"):
+    with pytest.raises(ValidationError, match="não é texto"):
         bank.import_statement(
             actor=None, jurisdiction=world.a, filename="x.csv", content=b"data\x00", reason="t"
+        )
+    with pytest.raises(ValidationError, match="Linha 2: valor inválido 'abc'"):
+        bank.import_statement(
+            actor=None,
+            jurisdiction=world.a,
+            filename="x.csv",
+            content=_csv("16/03/2027;abc;XYZ;T5"),
+            reason="t",
         )
     assert not Payment.objects.exists()
 

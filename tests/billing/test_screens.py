@@ -172,7 +172,12 @@ def test_clerk_imports_a_statement_on_screen(world: Any, client: Any) -> None:
     )
     assert response.status_code == 302
     body = client.get(response["Location"]).content.decode()
-    assert "Conciliadas (1)" in body and "cobrança quitada" in body
+    assert "Conciliadas (1)" in body and f"cobrança {charge.slip_code} quitada" in body
+    # the same file again is refused by its hash, in Portuguese, and nothing changes
+    upload.seek(0)
+    again = client.post(reverse("billing:imports"), {"jurisdiction": "recife", "file": upload, "reason": "x"})
+    assert again.status_code == 200 and "Este arquivo já foi importado" in again.content.decode()
+    assert charge.payments.count() == 1
 
 
 def test_funds_report_exports_csv_and_xlsx(world: Any, client: Any) -> None:

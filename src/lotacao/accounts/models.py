@@ -75,6 +75,14 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # A scoped token opens only its door (the bank's Pix notifications), for one jurisdiction,
+    # and never the rest of the API.
+    scope = models.CharField(
+        "uso", max_length=20, blank=True, choices=[("pix_webhook", "Notificações Pix do banco")]
+    )
+    jurisdiction = models.ForeignKey(
+        "core.Jurisdiction", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         verbose_name = "token de API"

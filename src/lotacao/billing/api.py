@@ -5,25 +5,31 @@
 - GET  /holders/{id}/clearance?procedure=   the clearance: which charge blocks and how to pay
 - POST /declarations                a month's demand (a holder: their own; staff: any holder)
 - GET  /runs/preview?jurisdiction=&period=AAAA-MM   what the month's run would create or refuse
+- POST /pix-webhook/{jurisdiction}/pix   the bank's Pix notification (a `pix_webhook` token)
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from ninja import Router, Schema
+from ninja import Field, Router, Schema
 from ninja.errors import HttpError
+from ninja.security import HttpBearer
 
+from lotacao.accounts.tokens import scoped_token
 from lotacao.billing import permissions
 from lotacao.billing.clearance.selectors import PROCEDURES, clearance
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.payments import slips
+from lotacao.billing.payments.reconcile import receive_pix
 from lotacao.billing.runs import services as runs
 from lotacao.billing.runs.declarations import declare_demand, parse_month
 from lotacao.billing.runs.models import DemandDeclaration
+from lotacao.core.models import Jurisdiction
 from lotacao.registry.models import Holder, Line
 
 router = Router(tags=["cobranças"])
@@ -180,3 +186,59 @@ def preview_run(request: HttpRequest, jurisdiction: str, period: str) -> PlanOut
         raise HttpError(403, "Seu perfil não permite simular o faturamento.")
     plan = runs.preview(jurisdiction, parse_month(period))
     return PlanOut(period=plan.period, charges=plan.lines, refusals=plan.refusals, notes=plan.notes)
+
+
+# ----------------------------------------------------------------------------- Pix notifications
+
+
+class PixWebhookToken(HttpBearer):
+    """The agency's token for the bank's Pix notifications (scope `pix_webhook`, one jurisdiction).
+    The TLS proxy checks the bank's client certificate first (docs/billing.md)."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> Any:
+        found = scoped_token(token, "pix_webhook")
+        if found is None:
+            return None
+        request.pix_token = found  # type: ignore[attr-defined]
+        return found
+
+
+class PixIn(Schema):
+    endToEndId: str = Field(max_length=40)
+    txid: str | None = Field(default=None, max_length=40)
+    valor: str = Field(max_length=20)
+    horario: str = Field(max_length=40)
+    chave: str | None = Field(default=None, max_length=100)
+    infoPagador: str | None = Field(default=None, max_length=200)
+
+
+class PixNotificationIn(Schema):
+    pix: list[PixIn] = Field(max_length=1000)
+
+
+class PixNotificationOut(Schema):
+    received: int
+    matched: int
+    partial: int
+    queued: int
+    duplicates: int
+
+
+@router.post(
+    "/pix-webhook/{jurisdiction}/pix",
+    response=PixNotificationOut,
+    auth=[PixWebhookToken()],
+    summary="Notificação Pix do banco (webhook da API Pix do Banco Central)",
+)
+def pix_webhook(request: HttpRequest, jurisdiction: str, payload: PixNotificationIn) -> PixNotificationOut:
+    """O PSP recebedor chama `POST {webhookUrl}/pix` com `{"pix": [...]}`. Idempotente pelo
+    endToEndId: reenviar a mesma notificação não grava nada de novo. Créditos sem guia vão para a
+    fila de conciliação."""
+    token = request.pix_token  # type: ignore[attr-defined]
+    place = get_object_or_404(Jurisdiction.unscoped.all(), code=jurisdiction)
+    if token.jurisdiction_id != place.code:
+        raise HttpError(403, "Este token não é da jurisdição desta notificação.")
+    counts = receive_pix(
+        actor=token.user, jurisdiction=place, items=[item.model_dump() for item in payload.pix]
+    )
+    return PixNotificationOut(**counts)

@@ -89,12 +89,23 @@ class RunForm(forms.Form):
 
 class BankImportForm(forms.Form):
     jurisdiction = forms.ChoiceField(label="Jurisdição")
-    file = forms.FileField(label="Extrato (CSV: data; valor; codigo; id_transacao)")
+    file = forms.FileField(
+        label="Arquivo do banco (OFX, retorno CNAB 240 ou CNAB 400, ou CSV: data; valor; codigo)"
+    )
     reason = ReasonField(initial="Conciliação do extrato bancário")
 
     def __init__(self, *args: Any, jurisdictions: list[tuple[str, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _choices(self, "jurisdiction", jurisdictions)
+
+
+class AssignCreditForm(forms.Form):
+    slip_code = forms.CharField(label="Código da guia que o crédito paga", max_length=30)
+    reason = ReasonField(initial="Crédito identificado pelo atendimento")
+
+
+class DismissCreditForm(forms.Form):
+    reason = ReasonField(label="Motivo do descarte (por exemplo, devolvido ao pagador)")
 
 
 class FareForm(forms.Form):

@@ -2,7 +2,7 @@
 
 from lotacao.billing.fares.models import FareAct, FareStudy, Readjustment
 from lotacao.billing.ledger.models import Account, Charge, Payment
-from lotacao.billing.payments.models import BankImport
+from lotacao.billing.payments.models import BankImport, ReconciliationItem
 from lotacao.billing.runs.models import BillingRun, DemandDeclaration
 
 __all__ = [
@@ -15,4 +15,5 @@ __all__ = [
     "FareStudy",
     "Payment",
     "Readjustment",
+    "ReconciliationItem",
 ]

@@ -1,5 +1,5 @@
 """Objects the shared test `world` needs for the billing URLs (tests/conftest.py): in each
-jurisdiction a charge of the first holder, a declaration, a run, a bank import, a fare, a
+jurisdiction a charge of the first holder, a declaration, a run, a bank import, a queued credit, a fare, a
 readjustment and a fare study."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from lotacao.billing.models import (
     FareStudy,
     Payment,
     Readjustment,
+    ReconciliationItem,
 )
 
 
@@ -50,6 +51,15 @@ def extend_world(world: Any) -> None:
             filename="extrato.csv",
             sha256="0" * 64,
             report={"matched": [], "unmatched": [], "duplicates": []},
+        )
+        objects["billing.reconciliationitem"] = ReconciliationItem.objects.create(
+            jurisdiction=jurisdiction,
+            source="csv",
+            bank_id=f"teste-{jurisdiction.code}",
+            bank_import=objects["billing.bankimport"],
+            paid_on=today,
+            amount=Decimal("12.00"),
+            reason="nenhuma guia em aberto com o código informado",
         )
         study = FareStudy.objects.create(jurisdiction=jurisdiction, title=f"Estudo de {jurisdiction.name}")
         objects["billing.farestudy"] = study

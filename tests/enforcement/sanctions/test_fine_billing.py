@@ -309,3 +309,33 @@ def test_recife_readjustment_gives_vb_54_on_a_notice_of_that_day_and_50_the_day_
         assert fine is not None and fine.amount == Decimal(amount)
         charge = Charge.unscoped.get(fine=fine)
         assert charge.amount == Decimal(amount) and charge.reference == notice.number
+
+
+def test_a_fine_paid_by_a_cnab240_return_is_paid_in_enforcement_once(world: Any) -> None:
+    from tests.billing import bankfiles as bf
+
+    fine = _recife_fine(world)
+    charge = Charge.unscoped.get(fine=fine)
+    paid_on = dt.date(2025, 5, 20)
+    content = bf.cnab240_file(
+        [
+            (
+                "01",
+                [
+                    bf.segment_t(1, code=charge.slip_code, our_number="77", amount="100.00"),
+                    bf.segment_u(2, paid="100.00", on=paid_on),
+                ],
+            )
+        ]
+    ).encode()
+    report = bank.import_statement(
+        actor=None, jurisdiction=world.a, filename="retorno.ret", content=content, reason="conciliação"
+    ).report
+    assert len(report["matched"]) == 1, report
+    fine.refresh_from_db()
+    assert (fine.status, fine.paid_on, fine.paid_amount) == (Fine.Status.PAID, paid_on, Decimal("100.00"))
+    with pytest.raises(ValidationError, match="já foi importado"):
+        bank.import_statement(
+            actor=None, jurisdiction=world.a, filename="retorno.ret", content=content, reason="de novo"
+        )
+    assert charge.payments.count() == 1

@@ -114,7 +114,8 @@ class Charge(TenantModel):
 
 class Payment(TenantModel):
     """A payment of a charge: at the counter, by the bank statement, never edited (a mistaken one
-    is reversed by the agency's own act, outside this issue)."""
+    is reversed by the agency's own act, outside this issue). A charge may have several: a partial
+    payment leaves it open for the rest (`due_amount` is what was owed that day)."""
 
     class Method(models.TextChoices):
         COUNTER = "balcao", "Registrado pelo atendimento"
@@ -125,6 +126,14 @@ class Payment(TenantModel):
     paid_on = models.DateField("pago em")
     amount = models.DecimalField("valor pago", max_digits=12, decimal_places=2)
     late_amount = models.DecimalField("juros e multa de mora", max_digits=12, decimal_places=2, default=0)
+    due_amount = models.DecimalField(
+        "devido na data",
+        max_digits=12,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        help_text="O saldo devido no dia do pagamento: um valor pago diferente fica visível ao lado.",
+    )
     method = models.CharField("forma", max_length=10, choices=Method.choices)
     reference = models.CharField("comprovante", max_length=100, blank=True)
     bank_transaction = models.CharField("identificador no banco", max_length=100, blank=True)
@@ -140,7 +149,6 @@ class Payment(TenantModel):
         verbose_name = "pagamento"
         verbose_name_plural = "pagamentos"
         constraints = [
-            models.UniqueConstraint(fields=["charge"], name="one_payment_per_charge"),
             models.UniqueConstraint(
                 fields=["jurisdiction", "bank_transaction"],
                 condition=~Q(bank_transaction=""),
@@ -150,6 +158,15 @@ class Payment(TenantModel):
 
     def __str__(self) -> str:
         return f"Pagamento da cobrança {self.charge_id} em {self.paid_on:%d/%m/%Y}"
+
+    @property
+    def difference(self) -> Decimal:
+        """Paid minus owed that day (negative: partial; positive: paid in excess)."""
+        return self.amount - self.due_amount if self.due_amount is not None else Decimal("0.00")
+
+    @property
+    def difference_size(self) -> Decimal:
+        return abs(self.difference)
 
 
 class Account(TenantModel):

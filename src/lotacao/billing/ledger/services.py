@@ -144,6 +144,17 @@ def late_amount(charge: Charge, paid_on: dt.date) -> tuple[Decimal, str]:
     return extra.quantize(CENT, ROUND_HALF_UP), text
 
 
+def paid_so_far(charge: Charge) -> Decimal:
+    """What earlier (partial) payments of the charge already brought in."""
+    return sum((p.amount for p in Payment.unscoped.filter(charge_id=charge.pk)), Decimal("0.00"))
+
+
+def outstanding(charge: Charge, on: dt.date) -> Decimal:
+    """What is still owed on `on`: the amount and its late charges, less what was paid before."""
+    extra, _ = late_amount(charge, on)
+    return charge.amount + extra - paid_so_far(charge)
+
+
 @transaction.atomic
 def record_payment(
     *,
@@ -156,18 +167,26 @@ def record_payment(
     method: str = Payment.Method.SYSTEM,
     bank_transaction: str = "",
     bank_import: Any = None,
+    accept_difference: bool = False,
 ) -> Charge:
-    """Record the payment of a charge (whole: the amount due on `paid_on`, late charges included
-    where the agency's act sets them); the fine's own module hears of it through `charge_paid`."""
+    """Record the payment of a charge: the amount due on `paid_on` (late charges included where
+    the agency's act sets them), less earlier partial payments; the fine's own module hears of it
+    through `charge_paid` when the charge is paid whole.
+
+    A different value is refused unless `accept_difference` (the bank's credits: money that came
+    in is recorded, never dropped): less than due is a partial payment that leaves the charge open
+    for the rest; more than due pays it and the excess is the caller's to queue for refund."""
     charge = Charge.unscoped.select_for_update().get(pk=charge.pk)
     if charge.cancelled:
         raise ValidationError("Cobrança cancelada não pode ser paga.")
     if charge.paid_on is not None:
         raise ValidationError(f"Cobrança já paga em {br_date(charge.paid_on)}.")
     extra, _ = late_amount(charge, paid_on)
-    due = charge.amount + extra
+    due = outstanding(charge, paid_on)
     paid = due if amount is None else _money(amount)
-    if paid != due:
+    if paid <= 0:
+        raise ValidationError("O valor pago deve ser positivo.")
+    if paid != due and not accept_difference:
         raise ValidationError(
             f"Valor pago ({brl(paid)}) diferente do devido em {br_date(paid_on)} ({brl(due)})."
         )
@@ -177,6 +196,7 @@ def record_payment(
         paid_on=paid_on,
         amount=paid,
         late_amount=extra,
+        due_amount=due,
         method=method,
         reference=payment_reference.strip()[:100],
         bank_transaction=bank_transaction.strip()[:100],
@@ -186,7 +206,9 @@ def record_payment(
         with transaction.atomic():
             create_audited(actor=actor, instance=payment, reason=reason, action="payment.recorded")
     except (IntegrityError, ValidationError) as error:
-        raise ValidationError("Pagamento já registrado para esta cobrança ou transação bancária.") from error
+        raise ValidationError("Pagamento já registrado para esta transação bancária.") from error
+    if paid < due:  # partial: the charge stays open for the rest
+        return charge
     charge = update_audited(
         actor=actor,
         instance=charge,

@@ -9,10 +9,11 @@ from django.views import View
 
 from lotacao.audit.services import history
 from lotacao.billing import permissions
-from lotacao.billing.forms import BankImportForm
+from lotacao.billing.forms import AssignCreditForm, BankImportForm, DismissCreditForm
 from lotacao.billing.payments.bank import MAX_BYTES, import_statement
-from lotacao.billing.payments.models import BankImport
-from lotacao.billing.viewkit import attempt, jurisdictions
+from lotacao.billing.payments.models import BankImport, ReconciliationItem
+from lotacao.billing.payments.reconcile import assign_credit, dismiss_credit
+from lotacao.billing.viewkit import access, attempt, jurisdictions, require
 from lotacao.core.models import Jurisdiction
 
 
@@ -52,7 +53,7 @@ class BankImportList(LoginRequiredMixin, View):
                     content=upload.read(),
                     reason=form.cleaned_data["reason"],
                 ),
-                "Extrato importado: confira a conciliação.",
+                "Arquivo importado: confira a conciliação.",
             )
             if done is not None:
                 return redirect("billing:import", done.pk)
@@ -66,8 +67,9 @@ class BankImportDetail(LoginRequiredMixin, View):
         bank_import = get_object_or_404(BankImport.objects.all(), pk=pk)
         sections = [
             ("Conciliadas", bank_import.report.get("matched", [])),
-            ("Sem correspondência", bank_import.report.get("unmatched", [])),
-            ("Duplicadas", bank_import.report.get("duplicates", [])),
+            ("Pagamentos parciais", bank_import.report.get("partial", [])),
+            ("Enviadas à fila de conciliação", bank_import.report.get("unmatched", [])),
+            ("Duplicadas (já importadas)", bank_import.report.get("duplicates", [])),
         ]
         return render(
             request,
@@ -76,6 +78,87 @@ class BankImportDetail(LoginRequiredMixin, View):
                 "title": str(bank_import),
                 "bank_import": bank_import,
                 "sections": sections,
+                "ignored": bank_import.report.get("ignored", []),
+                "format": bank_import.report.get("format", ""),
                 "events": history(bank_import)[:20],
             },
         )
+
+
+class ReconciliationQueue(LoginRequiredMixin, View):
+    """The credits waiting for a clerk: pending first, then the last ones resolved."""
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        pending = ReconciliationItem.objects.filter(status=ReconciliationItem.Status.PENDING)
+        resolved = ReconciliationItem.objects.exclude(status=ReconciliationItem.Status.PENDING)
+        return render(
+            request,
+            "billing/reconciliation_queue.html",
+            {
+                "title": "Conciliação bancária pendente",
+                "pending": pending.select_related("jurisdiction")[:200],
+                "resolved": resolved.select_related("jurisdiction")[:50],
+            },
+        )
+
+
+class ReconciliationDetail(LoginRequiredMixin, View):
+    model = ReconciliationItem
+
+    def render(
+        self,
+        request: HttpRequest,
+        item: ReconciliationItem,
+        assign: AssignCreditForm | None = None,
+        dismiss: DismissCreditForm | None = None,
+    ) -> HttpResponse:
+        can = permissions.has(access(request), item.jurisdiction_id, permissions.OFFICE)
+        open_ = can and item.status == ReconciliationItem.Status.PENDING
+        return render(
+            request,
+            "billing/reconciliation_item.html",
+            {
+                "title": str(item),
+                "item": item,
+                "assign": (assign or AssignCreditForm())
+                if open_ and item.kind == item.Kind.UNMATCHED
+                else None,
+                "dismiss": (dismiss or DismissCreditForm(prefix="dismiss")) if open_ else None,
+                "events": history(item)[:20],
+            },
+        )
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self.render(request, get_object_or_404(ReconciliationItem.objects.all(), pk=pk))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        item = get_object_or_404(ReconciliationItem.objects.all(), pk=pk)
+        require(request, item.jurisdiction_id, permissions.OFFICE, "conciliar créditos bancários")
+        if request.POST.get("action") == "assign":
+            assign = AssignCreditForm(request.POST)
+            if assign.is_valid():
+                done = attempt(
+                    request,
+                    assign,
+                    lambda: assign_credit(
+                        actor=request.user,
+                        item=item,
+                        slip_code=assign.cleaned_data["slip_code"],
+                        reason=assign.cleaned_data["reason"],
+                    ),
+                    "Crédito atribuído: pagamento registrado.",
+                )
+                if done is not None:
+                    return redirect("billing:reconciliation_item", item.pk)
+            return self.render(request, item, assign=assign)
+        dismiss = DismissCreditForm(request.POST, prefix="dismiss")
+        if dismiss.is_valid():
+            done = attempt(
+                request,
+                dismiss,
+                lambda: dismiss_credit(actor=request.user, item=item, reason=dismiss.cleaned_data["reason"]),
+                "Crédito descartado da fila.",
+            )
+            if done is not None:
+                return redirect("billing:reconciliation_item", item.pk)
+        return self.render(request, item, dismiss=dismiss)

@@ -14,10 +14,28 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("username")
         parser.add_argument("--label", default="token de API")
+        parser.add_argument(
+            "--pix-webhook",
+            metavar="JURISDICAO",
+            help="token só para as notificações Pix do banco desta jurisdição",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user = User.objects.filter(username=options["username"], is_active=True).first()
         if user is None:
             raise CommandError(f"Usuário {options['username']} não encontrado ou inativo.")
-        key = create_token(actor=None, user=user, label=options["label"])
+        jurisdiction = None
+        if options.get("pix_webhook"):
+            from lotacao.core.models import Jurisdiction
+
+            jurisdiction = Jurisdiction.objects.filter(code=options["pix_webhook"]).first()
+            if jurisdiction is None:
+                raise CommandError(f"Jurisdição {options['pix_webhook']} não encontrada.")
+        key = create_token(
+            actor=None,
+            user=user,
+            label=options["label"],
+            scope="pix_webhook" if jurisdiction is not None else "",
+            jurisdiction=jurisdiction,
+        )
         self.stdout.write(key)
