@@ -81,7 +81,7 @@ def test_other_roles_are_refused(world: Any, user: str) -> None:
     page = client.get(reverse("onboarding:register"))
     assert page.status_code == 403
     assert "Somente o gestor do órgão pode importar ou exportar o cadastro." in page.content.decode()
-    assert client.get(reverse("onboarding:register_templates", args=["csv"])).status_code == 403
+    assert client.get(reverse("onboarding:register_templates") + "?formato=csv").status_code == 403
 
 
 def test_a_gestor_cannot_choose_another_agency(world: Any, tmp_path: Path) -> None:
@@ -91,17 +91,17 @@ def test_a_gestor_cannot_choose_another_agency(world: Any, tmp_path: Path) -> No
         reverse("onboarding:register"), {"jurisdiction": "esteio", "files": [upload], "reason": "x"}
     )
     assert "Faça uma escolha válida" in page.content.decode()
-    assert client.get(reverse("onboarding:register_export", args=["esteio", "csv"])).status_code == 403
+    assert client.get(reverse("onboarding:register_export") + "?orgao=esteio&formato=csv").status_code == 403
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx", "ods"])
 def test_templates_and_export_download(world: Any, fmt: str) -> None:
     client = _client(world, "gestor.recife")
-    response = client.get(reverse("onboarding:register_templates", args=[fmt]))
+    response = client.get(reverse("onboarding:register_templates") + f"?formato={fmt}")
     assert response["Content-Type"] == "application/zip"
     names = zipfile.ZipFile(io.BytesIO(response.content)).namelist()
     assert f"pessoas.{fmt}" in names and f"autos.{fmt}" in names and len(names) == 11
-    export = client.get(reverse("onboarding:register_export", args=["recife", fmt]))
+    export = client.get(reverse("onboarding:register_export") + f"?orgao=recife&formato={fmt}")
     archive = zipfile.ZipFile(io.BytesIO(export.content))
     assert f"veiculos.{fmt}" in archive.namelist()
     if fmt == "csv":

@@ -19,14 +19,23 @@ from lotacao.chartering.models import (
     Sanction,
     Trip,
 )
+from lotacao.core.sample_ids import sample_cnpj
+from lotacao.registry.models import Company, Holder
 
 
 def extend_world(world: Any) -> None:
     today = timezone.localdate()
     for jurisdiction in (world.a, world.b):
         objects = world.objects[jurisdiction.code]
-        holder = objects["registry.holder"]
         vehicle = objects["registry.vehicle"]
+        # A chartering company is a company's holder record (register_company checks it), never a
+        # person's: the API reads its CNPJ. Made directly, since the world's laws are municipal.
+        party = Company.objects.create(
+            jurisdiction=jurisdiction,
+            cnpj=sample_cnpj(301 if jurisdiction == world.a else 302),
+            legal_name=f"Fretamento de teste de {jurisdiction.name}",
+        )
+        holder = Holder.objects.create(jurisdiction=jurisdiction, company=party)
         company = CharteringCompany.objects.create(jurisdiction=jurisdiction, holder=holder)
         application = CrcApplication.objects.create(
             jurisdiction=jurisdiction, company=company, modalities=["eventual"], filed_on=today

@@ -252,8 +252,9 @@ class RegisterConfirm(_ManagerView):
         )
 
 
-def register_templates(request: HttpRequest, fmt: str) -> HttpResponse:
-    """The blank files (one example row each) as a ZIP."""
+def register_templates(request: HttpRequest) -> HttpResponse:
+    """The blank files (one example row each) as a ZIP (`?formato=csv|xlsx|ods`)."""
+    fmt = request.GET.get("formato", "")
     if not request.user.is_authenticated:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
     try:
@@ -268,8 +269,11 @@ def register_templates(request: HttpRequest, fmt: str) -> HttpResponse:
     return response
 
 
-def register_export(request: HttpRequest, code: str, fmt: str) -> HttpResponse:
-    """What the jurisdiction has, in the same files, as a ZIP."""
+def register_export(request: HttpRequest) -> HttpResponse:
+    """What the jurisdiction has, in the same files, as a ZIP (`?orgao=<id>&formato=csv|xlsx|ods`).
+    The parameters are in the query, not the path: the path names no object of the register."""
+    code = request.GET.get("orgao", "")
+    fmt = request.GET.get("formato", "")
     if not request.user.is_authenticated:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
     try:

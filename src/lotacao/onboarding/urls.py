@@ -12,6 +12,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # register (import and export)
     path("cadastro/", register_views.RegisterImport.as_view(), name="register"),
     path("cadastro/confirmar/", register_views.RegisterConfirm.as_view(), name="register_confirm"),
-    path("cadastro/modelos/<str:fmt>/", register_views.register_templates, name="register_templates"),
-    path("cadastro/exportar/<str:code>/<str:fmt>/", register_views.register_export, name="register_export"),
+    path("cadastro/modelos/", register_views.register_templates, name="register_templates"),
+    path("cadastro/exportar/", register_views.register_export, name="register_export"),
 ]
