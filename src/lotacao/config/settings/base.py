@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "ninja",  # Swagger UI's files served from our own static files (/api/docs under our CSP)
+    "django_tasks",
+    "django_tasks_db",
     "lotacao.core",
     "lotacao.accounts",
     "lotacao.audit",
@@ -239,3 +241,15 @@ LOTACAO_PUBLIC_REPLICA_PROBE_SECONDS = float(os.environ.get("LOTACAO_PUBLIC_REPL
 LOTACAO_PUBLIC_PREPARED = env_bool("LOTACAO_PUBLIC_PREPARED", True)
 DATABASE_ROUTERS = ["lotacao.public.routing.PublicReplicaRouter"]
 LOTACAO_BENCH_VIEWS = os.environ.get("LOTACAO_BENCH_VIEWS") == "1"
+
+# Background tasks (django-tasks with django-tasks-db's database backend, on SQLite or PostgreSQL):
+# the nightly jobs (queue "nightly", lotacao.ops.tasks) and the outbox's delivery (queue "default").
+# Workers: `manage.py db_worker --queue-name '*'` (docs/deployment.md); `run_nightly` also works
+# the nightly queue itself, so the one cron line needs no worker.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "nightly"],
+    }
+}
+
