@@ -25,9 +25,7 @@ from lotacao.ops.management.commands import run_nightly as command
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = dt.date(2026, 11, 30)
-DATABASE_TASKS = {
-    "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "nightly"]}
-}
+DATABASE_TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "nightly"]}}
 
 
 @pytest.fixture
@@ -53,8 +51,14 @@ def three_jobs(monkeypatch: Any) -> list[str]:
 
 def _work(worker_id: str = "teste") -> None:
     Worker(
-        queue_names=["nightly"], interval=0, batch=True, backend_name="default", startup_delay=False,
-        max_tasks=None, worker_id=worker_id, excluded_queue_names=[],
+        queue_names=["nightly"],
+        interval=0,
+        batch=True,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id=worker_id,
+        excluded_queue_names=[],
     ).run()
 
 
@@ -82,7 +86,9 @@ def test_enqueued_twice_each_job_runs_once_and_a_second_run_nightly_repeats_noth
     call_command("run_nightly", "--data", DAY.isoformat(), stdout=out)
     assert three_jobs == ["um_a", "um_b", "um_c"]
     assert "Tarefa b: concluída antes, não repetida" in out.getvalue()
-    call_command("run_nightly", "--data", DAY.isoformat(), "--somente", "um_b", "--repetir", stdout=StringIO())
+    call_command(
+        "run_nightly", "--data", DAY.isoformat(), "--somente", "um_b", "--repetir", stdout=StringIO()
+    )
     assert three_jobs == ["um_a", "um_b", "um_c", "um_b"]
 
 
@@ -103,7 +109,9 @@ def test_a_job_held_by_another_run_waits_instead_of_letting_the_next_one_pass(th
     assert three_jobs == ["um_a", "um_c"]
 
 
-def test_on_the_immediate_backend_a_failure_does_not_stop_the_list(three_jobs: list[str], monkeypatch: Any) -> None:
+def test_on_the_immediate_backend_a_failure_does_not_stop_the_list(
+    three_jobs: list[str], monkeypatch: Any
+) -> None:
     def broken(day: dt.date) -> None:
         raise RuntimeError("falha simulada")
 
@@ -127,7 +135,7 @@ def test_two_workers_in_threads_run_each_job_once(three_jobs: list[str]) -> None
                 if not DBTaskResult.objects.filter(status__in=["READY", "RUNNING"]).exists():
                     return
                 DBTaskResult.objects.filter(status="READY").update(run_after=timezone.now())
-        except BaseException as error:  # noqa: BLE001
+        except BaseException as error:
             errors.append(error)
         finally:
             connections.close_all()

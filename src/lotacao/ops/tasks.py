@@ -32,7 +32,9 @@ MAX_HELD_RETRIES = 360  # six hours behind another run, as core.jobs.STALE_AFTER
 
 
 @task(queue_name=QUEUE)
-def run_nightly_job(name: str, day: str, rest: list[str], again: bool = False, held: int = 0) -> dict[str, Any]:
+def run_nightly_job(
+    name: str, day: str, rest: list[str], again: bool = False, held: int = 0
+) -> dict[str, Any]:
     """Run the job `name` for `day` (ISO date), then enqueue the first of `rest` with the others."""
     job = BY_NAME[name]
     reference = dt.date.fromisoformat(day)

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "lotacao.chartering",
     "lotacao.enforcement",
     "lotacao.workqueue",
+    "lotacao.outbox",
     "lotacao.public",
     "lotacao.api",
     "lotacao.web",
@@ -253,3 +254,21 @@ TASKS = {
     }
 }
 
+# The outbox (lotacao.outbox): e-mail through Django's mail framework (EMAIL_BACKEND; SMTP below
+# or a django-anymail provider), SMS through LOTACAO_SMS_BACKEND (by default a file per message
+# under var/sms: nothing is sent to a phone until a provider's backend is set).
+DEFAULT_FROM_EMAIL = os.environ.get("LOTACAO_EMAIL_FROM", "Lotação <nao-responda@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_BACKEND = os.environ.get("LOTACAO_EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("LOTACAO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("LOTACAO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("LOTACAO_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("LOTACAO_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("LOTACAO_EMAIL_TLS", "") == "starttls"
+EMAIL_USE_SSL = os.environ.get("LOTACAO_EMAIL_TLS", "") == "ssl"
+EMAIL_TIMEOUT = int(os.environ.get("LOTACAO_EMAIL_TIMEOUT", "30"))
+LOTACAO_SMS_BACKEND = os.environ.get("LOTACAO_SMS_BACKEND", "lotacao.outbox.backends.FileSMSBackend")
+LOTACAO_SMS_DIR = Path(os.environ.get("LOTACAO_SMS_DIR", VAR_DIR / "sms"))
+LOTACAO_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("LOTACAO_OUTBOX_MAX_ATTEMPTS", "8"))
+# Password reset links expire (Django's token): 2 hours.
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("LOTACAO_PASSWORD_RESET_SECONDS", str(2 * 60 * 60)))

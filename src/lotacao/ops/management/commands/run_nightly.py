@@ -100,7 +100,9 @@ class Command(BaseCommand):
             record = outcomes[job.name]
             if record is None:
                 failed.append(job.name)
-                self.stdout.write(f"{job.label}: ainda não concluída (na fila ou em execução em outro processo)")
+                self.stdout.write(
+                    f"{job.label}: ainda não concluída (na fila ou em execução em outro processo)"
+                )
                 continue
             counts = ", ".join(f"{_label(k)}: {v}" for k, v in record.counts.items())
             before = " antes, não repetida" if record.started_at < since else ""
