@@ -191,3 +191,23 @@ def test_two_senders_at_once_send_each_message_once(smtp_server: SMTPServer, set
     ids = sorted(m["Message-ID"] for m in smtp_server.inbox.messages)
     assert len(ids) == 20 and len(set(ids)) == 20
     assert Message.unscoped.filter(status=Message.Status.SENT).count() == 20
+
+
+def test_the_operator_puts_a_failed_message_back_in_the_queue(
+    smtp_server: SMTPServer, settings: Any, client: Any
+) -> None:
+    from lotacao.audit.models import AuditEvent
+
+    settings.LOTACAO_OUTBOX_MAX_ATTEMPTS = 1
+    smtp_server.stop()
+    [message] = _queue()
+    assert Message.unscoped.get(pk=message.pk).status == Message.Status.FAILED
+    smtp_server.start()
+    operator = User.objects.create_superuser("operador-teste", "op@example.com", "senha-longa-123")
+    client.force_login(operator)
+    answer = client.post(
+        "/admin/outbox/message/", {"action": "send_again", "_selected_action": [message.pk]}, follow=True
+    )
+    assert "Uma mensagem voltou para a fila." in answer.content.decode()
+    assert len(smtp_server.inbox.messages) == 1  # woken on commit (immediate backend)
+    assert AuditEvent.objects.filter(action="message.requeued").count() == 1

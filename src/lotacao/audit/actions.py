@@ -22,6 +22,7 @@ ACTIONS: dict[str, str] = {
     "agency_value.annulled": "anulação de valor da lei",
     "api_token.created": "emissão de chave de acesso à API",
     "vehicle.deregistered": "baixa do veículo",
+    "message.requeued": "mensagem posta de novo na fila",
     # permits and agents
     "permit.applied": "requerimento de permissão",
     "permit.assessed": "análise de requisitos",

@@ -229,3 +229,25 @@ def counts() -> dict[str, int]:
         ).count(),
         "falharam": Message.unscoped.filter(status=Message.Status.FAILED).count(),
     }
+
+
+def requeue(*, actor: Any, messages: list[Message]) -> int:
+    """The operator puts failed messages back in the queue (attempts from zero); audited."""
+    from lotacao.audit.services import record
+
+    count = 0
+    for message in messages:
+        with transaction.atomic():
+            changed = Message.unscoped.filter(pk=message.pk, status=Message.Status.FAILED).update(
+                status=Message.Status.QUEUED, attempts=0, next_attempt_at=timezone.now()
+            )
+            if changed:
+                record(
+                    actor=actor, action="message.requeued", instance=message,
+                    reason="Mensagem posta de novo na fila pela administração do sistema",
+                    before={"status": Message.Status.FAILED}, after={"status": Message.Status.QUEUED},
+                )
+                count += 1
+    if count:
+        transaction.on_commit(_wake)
+    return count

@@ -45,6 +45,13 @@ COUNT_LABELS = {
 }
 
 
+def _ordered(counts: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The labelled counts in COUNT_LABELS' order, then the others: PostgreSQL's jsonb read back
+    from the JobRun does not keep the order the job returned them in."""
+    order = {key: index for index, key in enumerate(COUNT_LABELS)}
+    return sorted(counts.items(), key=lambda item: order.get(item[0], len(order)))
+
+
 def _label(key: str) -> str:
     return COUNT_LABELS.get(key, key.replace("_", " "))
 
@@ -104,7 +111,7 @@ class Command(BaseCommand):
                     f"{job.label}: ainda não concluída (na fila ou em execução em outro processo)"
                 )
                 continue
-            counts = ", ".join(f"{_label(k)}: {v}" for k, v in record.counts.items())
+            counts = ", ".join(f"{_label(k)}: {v}" for k, v in _ordered(record.counts))
             before = " antes, não repetida" if record.started_at < since else ""
             self.stdout.write(
                 f"{job.label}: {record.get_status_display()}{before}{' — ' + counts if counts else ''}"
