@@ -211,3 +211,26 @@ def test_the_operator_puts_a_failed_message_back_in_the_queue(
     assert "Uma mensagem voltou para a fila." in answer.content.decode()
     assert len(smtp_server.inbox.messages) == 1  # woken on commit (immediate backend)
     assert AuditEvent.objects.filter(action="message.requeued").count() == 1
+
+
+def test_on_the_database_queue_one_waiting_task_wakes_delivery_and_retries_are_scheduled(
+    smtp_server: SMTPServer, settings: Any
+) -> None:
+    from django_tasks_db.management.commands.db_worker import Worker
+    from django_tasks_db.models import DBTaskResult
+
+    settings.TASKS = {
+        "default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "nightly"]}
+    }
+    smtp_server.stop()
+    user = User.objects.create(username="maria", email="maria@example.com")
+    _queue("fila:1", user=user)
+    _queue("fila:2", user=user)
+    assert DBTaskResult.objects.filter(status="READY").count() == 1  # one wake, not one per message
+    Worker(
+        queue_names=["default"], interval=0, batch=True, backend_name="default", startup_delay=False,
+        max_tasks=1, worker_id="teste", excluded_queue_names=[],
+    ).run()
+    retry = DBTaskResult.objects.get(status="READY")  # the worker scheduled the retry
+    first_retry = Message.unscoped.order_by("next_attempt_at").first()
+    assert first_retry is not None and retry.run_after == first_retry.next_attempt_at

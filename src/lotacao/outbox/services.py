@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.template.loader import TemplateDoesNotExist, render_to_string
 from django.utils import timezone
 
@@ -115,13 +115,41 @@ def enqueue(
     return messages
 
 
-def _wake() -> None:
+def _wake(at: dt.datetime | None = None) -> None:
+    """Enqueue the delivery task (at `at`, for a retry), unless one is already waiting for then.
+
+    Without workers (cron and send_outbox only) at most one waiting task row piles up.
+    """
+    from django_tasks_db.backend import DatabaseBackend
+    from django_tasks_db.models import DBTaskResult, get_date_max
+
     from lotacao.outbox.tasks import deliver_outbox
 
     try:
-        deliver_outbox.enqueue()
+        backend = deliver_outbox.get_backend()
+        if isinstance(backend, DatabaseBackend):
+            # django-tasks-db stores "as soon as possible" as the largest date.
+            soon = Q(run_after=get_date_max()) | Q(run_after__lte=at or timezone.now())
+            waiting = DBTaskResult.objects.filter(soon, status="READY", task_path=deliver_outbox.module_path)
+            if waiting.exists():
+                return
+        elif at is not None:
+            return  # the immediate backend cannot wait: send_outbox takes the retries
+        (deliver_outbox.using(run_after=at) if at else deliver_outbox).enqueue()
     except Exception:  # the message is safe in the table; send_outbox or the next wake sends it
         log.exception("could not wake the outbox task")
+
+
+def wake_for_retries() -> None:
+    """After a delivery run: wake the task again when the earliest retry is due."""
+    first = (
+        Message.unscoped.filter(status=Message.Status.QUEUED)
+        .order_by("next_attempt_at")
+        .values_list("next_attempt_at", flat=True)
+        .first()
+    )
+    if first is not None:
+        _wake(max(first, timezone.now()))
 
 
 @dataclass

@@ -12,4 +12,5 @@ from lotacao.outbox import services
 @task()
 def deliver_outbox() -> dict[str, Any]:
     result = services.deliver_due()
+    services.wake_for_retries()
     return {"enviadas": len(result.sent), "a_repetir": len(result.retrying), "falharam": len(result.failed)}
