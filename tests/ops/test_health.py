@@ -41,7 +41,9 @@ def test_ready_when_the_database_answers_migrations_applied_and_the_jobs_ran(cli
         "banco_de_dados": True,
         "migracoes": True,
         "tarefas_noturnas": True,
+        "mensagens": True,
     }
+    assert body["verificacoes"]["mensagens"]["detalhe"] == "Nenhuma mensagem com falha ou atrasada."
     assert "no-store" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
 
 

@@ -29,6 +29,7 @@ ACTIONS: dict[str, str] = {
     "agency.manager_granted": "papel de gestor concedido na implantação",
     "agency.manager_password_reset": "nova senha provisória do gestor",
     "vehicle.deregistered": "baixa do veículo",
+    "message.requeued": "mensagem posta de novo na fila",
     # permits and agents
     "permit.applied": "requerimento de permissão",
     "permit.assessed": "análise de requisitos",

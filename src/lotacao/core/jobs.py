@@ -9,9 +9,16 @@ it (on SQLite, the embedded demo database, after `STALE_AFTER`).
 A job function takes the reference day and returns what it counted: an int, a dataclass, or a
 dict; lists are counted by their length.
 
-Why not a task queue (procrastinate, django-tasks): the system's embedded default is SQLite and
-procrastinate needs PostgreSQL; the nightly work is a short, fixed list run by one cron line or
-timer (`manage.py run_nightly`), so a lock, a record and logging are all it needs.
+With `once_per_day=True` (how the nightly tasks call it) a job that already succeeded for the
+day is not run again: the existing record is returned. The check is made while holding the job's
+`running` slot, so two workers that take the same job for the same day run it once.
+
+The queue: the nightly jobs run as django-tasks tasks (`lotacao.ops.tasks`, database backend
+from django-tasks-db, on SQLite and PostgreSQL, one or several `manage.py db_worker` processes),
+and so does the e-mail outbox. This module stays the supervisor inside each task — the queue
+decides *where* a job runs, the lock and the `JobRun` that it runs once and what it did. The
+queue's own rows say nothing about "never twice at once" (a worker that dies mid-task leaves its
+row `RUNNING`), so it is not trusted with that.
 """
 
 from __future__ import annotations
@@ -107,8 +114,20 @@ def _skipped(job: Job, day: dt.date) -> JobRun:
     )
 
 
-def run(job: Job, day: dt.date) -> JobRun:
-    """Run one job under its lock; its failure is recorded and logged, never raised."""
+def succeeded_for(name: str, day: dt.date) -> JobRun | None:
+    """The run that completed this job for this reference day, if any."""
+    return (
+        JobRun.objects.filter(job=name, day=day, status=JobRun.Status.SUCCEEDED)
+        .order_by("-started_at")
+        .first()
+    )
+
+
+def run(job: Job, day: dt.date, *, once_per_day: bool = False) -> JobRun:
+    """Run one job under its lock; its failure is recorded and logged, never raised.
+
+    `once_per_day`: when the job already succeeded for `day`, return that record and run nothing.
+    """
     with _advisory_lock(job.name) as taken:
         if not taken:
             return _skipped(job, day)
@@ -116,6 +135,11 @@ def run(job: Job, day: dt.date) -> JobRun:
         record = _start(job, day)
         if record is None:
             return _skipped(job, day)
+        if once_per_day and (done := succeeded_for(job.name, day)) is not None:
+            # Checked while holding the running slot: whoever completed it has released it.
+            record.delete()
+            log.info("job %s already done for %s", job.name, day.isoformat(), extra={"job": job.name})
+            return done
         log.info("job %s started for %s", job.name, day.isoformat(), extra={"job": job.name})
         try:
             result = job.function(day)

@@ -5,7 +5,9 @@
 - Readiness, `/saude/pronto/`: may this process take traffic? The database answers, every
   migration is applied, and every nightly job (`ops.nightly.JOBS`) finished a run within
   `LOTACAO_NIGHTLY_MAX_AGE_HOURS` (26 by default: a day plus the scheduler's drift). 200 when all
-  hold, 503 naming what failed otherwise.
+  hold, 503 naming what failed otherwise. It also counts the outbox's messages (queued, late,
+  failed for good) for the operator's monitoring; those counts never make it 503 — a mail
+  server's outage must not take the application out of rotation.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from django.views.decorators.cache import never_cache
 
 from lotacao.core.models import JobRun
 from lotacao.ops.nightly import JOBS
+from lotacao.outbox import services as outbox
 
 DEFAULT_MAX_AGE_HOURS = 26
 _migrations_seen_applied = False  # once all are applied they stay so for this process
@@ -95,6 +98,24 @@ def _nightly(now: dt.datetime) -> dict[str, Any]:
     return {"ok": not late, "atrasadas": late, "ultima_conclusao": last, "detalhe": detail}
 
 
+def _messages() -> dict[str, Any]:
+    found = outbox.counts()
+    failed, late = found["falharam"], found["atrasadas"]
+    if failed:
+        detail = (
+            "Uma mensagem não pôde ser enviada"
+            if failed == 1
+            else f"{failed} mensagens não puderam ser enviadas"
+        ) + ": veja Mensagens na administração."
+    elif late:
+        detail = (
+            "Uma mensagem espera" if late == 1 else f"{late} mensagens esperam"
+        ) + " há mais de uma hora pelo servidor de e-mail ou SMS."
+    else:
+        detail = "Nenhuma mensagem com falha ou atrasada."
+    return {"ok": True, **found, "detalhe": detail}
+
+
 @never_cache
 def readiness(request: HttpRequest) -> JsonResponse:
     checks: dict[str, Any] = {"banco_de_dados": _database()}
@@ -102,12 +123,13 @@ def readiness(request: HttpRequest) -> JsonResponse:
         try:
             checks["migracoes"] = _migrations()
             checks["tarefas_noturnas"] = _nightly(timezone.now())
+            checks["mensagens"] = _messages()
         except DatabaseError as error:
             checks["banco_de_dados"] = {
                 "ok": False,
                 "detalhe": f"O banco de dados falhou durante a verificação ({type(error).__name__}).",
             }
-    ready = all(check["ok"] for check in checks.values()) and len(checks) == 3
+    ready = all(check["ok"] for check in checks.values()) and len(checks) == 4
     body = {
         "status": "ok" if ready else "indisponivel",
         "detalhe": "Pronto para atender."

@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "ninja",  # Swagger UI's files served from our own static files (/api/docs under our CSP)
+    "django_tasks",
+    "django_tasks_db",
     "lotacao.core",
     "lotacao.accounts",
     "lotacao.audit",
@@ -52,6 +54,7 @@ INSTALLED_APPS = [
     "lotacao.chartering",
     "lotacao.enforcement",
     "lotacao.workqueue",
+    "lotacao.outbox",
     "lotacao.public",
     "lotacao.api",
     "lotacao.web",
@@ -240,3 +243,33 @@ LOTACAO_PUBLIC_REPLICA_PROBE_SECONDS = float(os.environ.get("LOTACAO_PUBLIC_REPL
 LOTACAO_PUBLIC_PREPARED = env_bool("LOTACAO_PUBLIC_PREPARED", True)
 DATABASE_ROUTERS = ["lotacao.public.routing.PublicReplicaRouter"]
 LOTACAO_BENCH_VIEWS = os.environ.get("LOTACAO_BENCH_VIEWS") == "1"
+
+# Background tasks (django-tasks with django-tasks-db's database backend, on SQLite or PostgreSQL):
+# the nightly jobs (queue "nightly", lotacao.ops.tasks) and the outbox's delivery (queue "default").
+# Workers: `manage.py db_worker --queue-name '*'` (docs/deployment.md); `run_nightly` also works
+# the nightly queue itself, so the one cron line needs no worker.
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend",
+        "QUEUES": ["default", "nightly"],
+    }
+}
+
+# The outbox (lotacao.outbox): e-mail through Django's mail framework (EMAIL_BACKEND; SMTP below
+# or a django-anymail provider), SMS through LOTACAO_SMS_BACKEND (by default a file per message
+# under var/sms: nothing is sent to a phone until a provider's backend is set).
+DEFAULT_FROM_EMAIL = os.environ.get("LOTACAO_EMAIL_FROM", "Lotação <nao-responda@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_BACKEND = os.environ.get("LOTACAO_EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("LOTACAO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("LOTACAO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("LOTACAO_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("LOTACAO_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = os.environ.get("LOTACAO_EMAIL_TLS", "") == "starttls"
+EMAIL_USE_SSL = os.environ.get("LOTACAO_EMAIL_TLS", "") == "ssl"
+EMAIL_TIMEOUT = int(os.environ.get("LOTACAO_EMAIL_TIMEOUT", "30"))
+LOTACAO_SMS_BACKEND = os.environ.get("LOTACAO_SMS_BACKEND", "lotacao.outbox.backends.FileSMSBackend")
+LOTACAO_SMS_DIR = Path(os.environ.get("LOTACAO_SMS_DIR", VAR_DIR / "sms"))
+LOTACAO_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("LOTACAO_OUTBOX_MAX_ATTEMPTS", "8"))
+# Password reset links expire (Django's token): 2 hours.
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("LOTACAO_PASSWORD_RESET_SECONDS", str(2 * 60 * 60)))

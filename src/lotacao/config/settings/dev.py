@@ -27,3 +27,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F
         "max_size": int(os.environ.get("LOTACAO_DB_POOL_MAX_SIZE", "10")),
         "timeout": 30,
     }
+
+# The demo prints e-mail on the console (runserver's or the worker's) unless a backend is set.
+EMAIL_BACKEND = os.environ.get("LOTACAO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

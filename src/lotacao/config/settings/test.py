@@ -27,3 +27,12 @@ STORAGES = {
 }
 # Static files are served by runserver/finders here; WhiteNoise is for production.
 MIDDLEWARE = [m for m in MIDDLEWARE if m != "whitenoise.middleware.WhiteNoiseMiddleware"]  # noqa: F405
+
+# Tasks run at once in the test process; tests of the workers override TASKS with the database
+# backend (tests/ops/test_tasks.py).
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks.backends.immediate.ImmediateBackend",
+        "QUEUES": ["default", "nightly"],
+    }
+}

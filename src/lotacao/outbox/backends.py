@@ -1,0 +1,59 @@
+"""One backend per channel. E-mail goes through Django's mail framework (`EMAIL_BACKEND`: SMTP, or
+a django-anymail provider); SMS through `LOTACAO_SMS_BACKEND`. A backend's `send` returns when the
+server or provider accepted the message and raises otherwise."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from lotacao.outbox.models import Message
+
+
+class Backend(Protocol):
+    label: str  # Portuguese, recorded on the message as who delivered it
+
+    def send(self, message: Message) -> None: ...
+
+
+class EmailBackend:
+    label = "e-mail"
+
+    def send(self, message: Message) -> None:
+        mail = EmailMultiAlternatives(
+            subject=message.subject,
+            body=message.body,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            to=[message.address],
+            headers={"Message-ID": message.message_id},
+            connection=get_connection(fail_silently=False),
+        )
+        if message.html:
+            mail.attach_alternative(message.html, "text/html")
+        if mail.send() != 1:
+            raise RuntimeError("o servidor não aceitou a mensagem")
+
+
+class FileSMSBackend:
+    """The default: writes each SMS to a file under LOTACAO_SMS_DIR. Nothing reaches a phone."""
+
+    label = "arquivo local (nenhum SMS enviado ao telefone)"
+
+    def send(self, message: Message) -> None:
+        folder = Path(settings.LOTACAO_SMS_DIR)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"sms-{message.pk}.txt").write_text(f"Para: {message.address}\n\n{message.body}\n", "utf-8")
+
+
+def for_channel(channel: str) -> Backend:
+    from lotacao.outbox.models import Channel
+
+    if channel == Channel.EMAIL:
+        return EmailBackend()
+    backend: Backend = import_string(settings.LOTACAO_SMS_BACKEND)()
+    return backend
