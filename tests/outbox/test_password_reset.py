@@ -22,7 +22,7 @@ def _link(smtp_server: SMTPServer) -> str:
     text = received.get_body(("plain",)).get_content()
     assert received["Subject"].strip() == "Nova senha do Lotação"
     assert "Olá, Maria da Silva." in text and "em até 2 horas" in text
-    found = re.search(r"http://testserver(/conta/senha/nova/\S+/)", text)
+    found = re.search(r"http://testserver(/conta/recuperar-senha/nova/\S+/)", text)
     assert found, text
     return found.group(1)
 
@@ -33,9 +33,9 @@ def test_forgot_password_by_e_mail_then_sign_in_with_the_new_one(smtp_server: SM
     )
     client = Client()
     login = client.get("/conta/entrar/").content.decode()
-    assert 'href="/conta/senha/"' in login and "Esqueci minha senha" in login
-    answer = client.post("/conta/senha/", {"email": "maria@example.com"})
-    assert answer.status_code == 302 and answer["Location"] == "/conta/senha/enviado/"
+    assert 'href="/conta/recuperar-senha/"' in login and "Esqueci minha senha" in login
+    answer = client.post("/conta/recuperar-senha/", {"email": "maria@example.com"})
+    assert answer.status_code == 302 and answer["Location"] == "/conta/recuperar-senha/enviado/"
     call_command("send_outbox")
     link = _link(smtp_server)
     form = client.get(link, follow=True)
@@ -46,7 +46,7 @@ def test_forgot_password_by_e_mail_then_sign_in_with_the_new_one(smtp_server: SM
     done = client.post(
         set_url, {"new_password1": "Nova-senha-forte-9", "new_password2": "Nova-senha-forte-9"}
     )
-    assert done.status_code == 302 and done["Location"] == "/conta/senha/alterada/"
+    assert done.status_code == 302 and done["Location"] == "/conta/recuperar-senha/alterada/"
     signed = Client().post("/conta/entrar/", {"username": "maria", "password": "Nova-senha-forte-9"})
     assert signed.status_code == 302
     # The link works once: used, it says so in Portuguese.
@@ -56,8 +56,8 @@ def test_forgot_password_by_e_mail_then_sign_in_with_the_new_one(smtp_server: SM
 
 def test_no_account_enumeration_and_no_e_mail_for_an_unknown_address(smtp_server: SMTPServer) -> None:
     User.objects.create_user("maria", "maria@example.com", "senha-antiga-2026")
-    known = Client().post("/conta/senha/", {"email": "maria@example.com"})
-    unknown = Client().post("/conta/senha/", {"email": "ninguem@example.com"})
+    known = Client().post("/conta/recuperar-senha/", {"email": "maria@example.com"})
+    unknown = Client().post("/conta/recuperar-senha/", {"email": "ninguem@example.com"})
     assert known.status_code == unknown.status_code == 302 and known["Location"] == unknown["Location"]
     call_command("send_outbox")
     assert [m["To"] for m in smtp_server.inbox.messages] == ["maria@example.com"]
@@ -65,7 +65,7 @@ def test_no_account_enumeration_and_no_e_mail_for_an_unknown_address(smtp_server
 
 
 def test_a_bad_address_is_a_portuguese_error(smtp_server: SMTPServer) -> None:
-    page = Client().post("/conta/senha/", {"email": "não é e-mail"}).content.decode()
+    page = Client().post("/conta/recuperar-senha/", {"email": "não é e-mail"}).content.decode()
     assert "Informe um e-mail válido." in page and Message.unscoped.count() == 0
 
 
@@ -73,7 +73,7 @@ def test_the_link_expires(smtp_server: SMTPServer, settings: Any) -> None:
     User.objects.create_user(
         "maria", "maria@example.com", "senha-antiga-2026", first_name="Maria", last_name="da Silva"
     )
-    Client().post("/conta/senha/", {"email": "maria@example.com"})
+    Client().post("/conta/recuperar-senha/", {"email": "maria@example.com"})
     call_command("send_outbox")
     link = _link(smtp_server)
     settings.PASSWORD_RESET_TIMEOUT = -1  # the token's age is now past the limit

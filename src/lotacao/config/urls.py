@@ -11,7 +11,7 @@ urlpatterns = [
     path("saude/pronto/", health.readiness, name="readiness"),
     path("", include("lotacao.web.urls")),
     path("conta/", include("lotacao.accounts.urls")),
-    path("conta/senha/", include("lotacao.web.password")),
+    path("conta/recuperar-senha/", include("lotacao.web.password")),  # forgot password (outbox)
     path("cadastro/", include("lotacao.registry.urls")),
     path("cadastro/", include("lotacao.inspections.urls_vehicles")),  # the vehicle's file and writes
     path("cadastro/", include("lotacao.web.urls_people")),  # people's pages and writes
