@@ -1,10 +1,11 @@
 """Export → import into an empty agency reproduces the register: the demo's Recife (loaded once
 for the module, then rolled back) exported, imported into a Recife made as tests/conftest.py makes
-it, with the same persons, holders, vehicles, permits, agents and notices; a second import creates
-nothing."""
+by `setup_agency`, with the same persons, holders, vehicles, permits, agents, notices and open
+debts; a second import (through the command, `--json`) creates nothing."""
 
 from __future__ import annotations
 
+import json
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -14,11 +15,12 @@ from django.core.management import call_command
 from django.db import transaction
 
 from lotacao.billing.ledger.models import Charge
+from lotacao.core.models import Jurisdiction
 from lotacao.enforcement.models import InfractionNotice, PointsEntry
 from lotacao.inspections.models import Inspection, InsurancePolicy, Seal
 from lotacao.permits.models import Permit, PermitAgent
 from lotacao.registry.models import Holder, Line, Person, Vehicle
-from tests.onboarding.register_helpers import jurisdiction, messages, run
+from tests.onboarding.register_helpers import messages, run
 
 pytestmark = pytest.mark.django_db
 
@@ -102,13 +104,28 @@ def test_export_then_import_into_an_empty_recife_reproduces_the_register(
     directory, expected = demo_export
     assert not Person.unscoped.exists()
     assert expected["permits"] and expected["notices"] and expected["vehicles"]
-    jurisdiction("recife")
+    # The agency comes in as a new installation's does (setup_agency), then its register.
+    call_command(
+        "setup_agency",
+        "--jurisdiction",
+        "recife",
+        "--manager",
+        "gestora.recife",
+        "--email",
+        "gestora@recife.example.gov.br",
+        stdout=StringIO(),
+    )
+    assert Jurisdiction.objects.get(code="recife").name == "Recife"
     report = run(directory)
     assert report.errors == [], messages(report)
     assert report.saved
     assert _register("recife") == expected
     assert report.created["permissoes"] == len(expected["permits"])
-    again = run(directory)
-    assert again.errors == [], messages(again)
-    assert sum(again.created.values()) == 0 and sum(again.updated.values()) == 0
+    out = StringIO()
+    call_command("import_register", "--jurisdiction", "recife", "--dir", str(directory), "--json", stdout=out)
+    again = json.loads(out.getvalue())
+    assert set(again) == {"created", "updated", "unchanged", "errors"}
+    assert again["errors"] == []
+    assert sum(again["created"].values()) == 0 and sum(again["updated"].values()) == 0
+    assert again["unchanged"]["permissoes"] == len(expected["permits"])
     assert _register("recife") == expected
