@@ -17,14 +17,14 @@ def _prepare(bworld: Any, last_month: dt.date) -> Any:
     declaration of the month before the billed one."""
     from lotacao.billing.fares.services import set_fare
     from lotacao.billing.ledger.services import open_account
-    from lotacao.billing.models import Charge, DemandDeclaration, FareAct
+    from lotacao.billing.models import Charge, DemandDeclaration, FareAct, Payment
     from lotacao.billing.runs.declarations import declare_demand
     from lotacao.web.agency_values import set_agency_value
 
     holder = bworld.objects["recife"]["registry.holder"]
     line = bworld.objects["recife"]["registry.line"]
     base_month = (last_month - dt.timedelta(days=1)).replace(day=1)
-    for model in (Charge, DemandDeclaration, FareAct):  # the shared world's rows for the tenancy walk
+    for model in (Payment, Charge, DemandDeclaration, FareAct):  # the shared world's rows (tenancy walk)
         model.unscoped.all().delete()
     for parameter, value in (
         ("fee.base.management", {"method": "passengers_x_fare"}),

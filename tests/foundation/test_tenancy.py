@@ -17,9 +17,9 @@ def _id_patterns(patterns: list[Any] | None = None, namespace: str = "") -> list
     found = []
     for p in patterns if patterns is not None else get_resolver().url_patterns:
         if isinstance(p, URLResolver):
-            if p.app_name in ("admin", "public") or p.namespace == "api":
+            if p.app_name in ("admin", "public", "password") or p.namespace == "api":
                 continue  # admin: superusers only (tested below); public pages: no personal data;
-                # the API has its own tenancy test
+                # the API has its own tenancy test; password reset: a signed token, not an object id
             ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
             found += _id_patterns(p.url_patterns, ns)
         elif p.callback.__module__.startswith("lotacao.public."):

@@ -20,7 +20,7 @@ def _second_holder(world: Any) -> tuple[Any, Any]:
     from lotacao.registry.services import create_vehicle
 
     holder = (
-        Holder.objects.filter(jurisdiction_id="recife")
+        Holder.objects.filter(jurisdiction_id="recife", person__isnull=False)
         .exclude(pk=world.objects["recife"]["registry.holder"].pk)
         .get()
     )
