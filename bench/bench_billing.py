@@ -41,10 +41,12 @@ def parse_args() -> argparse.Namespace:
     return ap.parse_args()
 
 
-def setup(url: str) -> None:
+def setup(url: str, name: str = "bench_billing") -> None:
+    """A fresh database (SQLite under bench/out/<name>.sqlite3, or the PostgreSQL one of `url`
+    dropped and created again), Django set up on it and migrated. The other benches reuse it."""
     if not url:
         OUT.mkdir(parents=True, exist_ok=True)
-        path = OUT / "bench_billing.sqlite3"
+        path = OUT / f"{name}.sqlite3"
         path.unlink(missing_ok=True)
         url = f"sqlite:///{path}"
     else:

@@ -16,16 +16,18 @@ Not a test: it prints figures; copy them into docs/performance.md.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 import tracemalloc
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_billing import setup  # noqa: E402  (the fresh, migrated database of every bench)
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
@@ -36,30 +38,6 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--database-url", default="")
     ap.add_argument("--no-memory", action="store_true", help="time without tracemalloc (it slows Python)")
     return ap.parse_args()
-
-
-def setup(url: str) -> None:
-    if not url:
-        OUT.mkdir(parents=True, exist_ok=True)
-        path = OUT / "bench_exports.sqlite3"
-        path.unlink(missing_ok=True)
-        url = f"sqlite:///{path}"
-    else:
-        import psycopg
-
-        parts = urlparse(url)
-        name = parts.path.lstrip("/")
-        with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lotacao.config.settings.dev")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def plate_for(n: int) -> str:
@@ -109,7 +87,7 @@ def load(rows: int) -> None:
 
 def main() -> None:
     args = parse_args()
-    setup(args.database_url)
+    setup(args.database_url, "bench_exports")
     started = time.perf_counter()
     load(args.rows)
     print(f"{args.rows} veículos carregados em {time.perf_counter() - started:.1f} s")

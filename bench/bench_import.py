@@ -21,17 +21,18 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
-import os
 import resource
 import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out"
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_billing import setup  # noqa: E402  (the fresh, migrated database of every bench)
 
 
 def parse_args() -> argparse.Namespace:
@@ -42,30 +43,6 @@ def parse_args() -> argparse.Namespace:
         "--dry-run", action="store_true", help="also time the preview (dry run) before the import"
     )
     return ap.parse_args()
-
-
-def setup(url: str) -> None:
-    if not url:
-        OUT.mkdir(parents=True, exist_ok=True)
-        path = OUT / "bench_import.sqlite3"
-        path.unlink(missing_ok=True)
-        url = f"sqlite:///{path}"
-    else:
-        import psycopg
-
-        parts = urlparse(url)
-        name = parts.path.lstrip("/")
-        with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            conn.execute(f'CREATE DATABASE "{name}"')
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lotacao.config.settings.dev")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def plate(i: int) -> str:
@@ -198,7 +175,7 @@ def peak_rss_mib() -> float:
 
 def main() -> None:
     args = parse_args()
-    setup(args.database_url)
+    setup(args.database_url, "bench_import")
     from django.db import connection
 
     from lotacao.core.models import Jurisdiction
