@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from io import StringIO
 from typing import Any
 
@@ -92,13 +94,31 @@ def test_enqueued_twice_each_job_runs_once_and_a_second_run_nightly_repeats_noth
     assert three_jobs == ["um_a", "um_b", "um_c", "um_b"]
 
 
+@contextmanager
+def _advisory_lock_held_elsewhere(job: str) -> Iterator[None]:
+    import psycopg
+
+    from lotacao.core.jobs import _lock_key
+
+    params = connections["default"].get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", [_lock_key(job)])
+        yield
+        other.execute("SELECT pg_advisory_unlock(%s)", [_lock_key(job)])
+
+
 @override_settings(TASKS=DATABASE_TASKS)
 def test_a_job_held_by_another_run_waits_instead_of_letting_the_next_one_pass(three_jobs: list[str]) -> None:
-    held = JobRun.objects.create(job="um_b", day=DAY)  # another process is running it (SQLite path)
-    if connections["default"].vendor == "postgresql":
-        pytest.skip("on PostgreSQL the free advisory lock marks the row abandoned: see the thread test")
-    with pytest.raises(CommandError, match="um_b, um_c"):
-        call_command("run_nightly", "--data", DAY.isoformat(), "--espera", "0", stdout=StringIO())
+    held = JobRun.objects.create(job="um_b", day=DAY)  # another process is running it
+    with ExitStack() as stack:
+        if connections["default"].vendor == "postgresql":
+            # There the other process also holds the job's advisory lock (a free lock would mark
+            # the row abandoned): a connection of its own takes it for the test's duration.
+            stack.enter_context(_advisory_lock_held_elsewhere("um_b"))
+        with pytest.raises(CommandError, match="um_b, um_c"):
+            call_command("run_nightly", "--data", DAY.isoformat(), "--espera", "0", stdout=StringIO())
     assert three_jobs == ["um_a"]  # um_c did not run ahead of um_b
     waiting = DBTaskResult.objects.get(status="READY")
     assert waiting.args_kwargs["args"][0] == "um_b" and waiting.run_after > timezone.now()

@@ -99,7 +99,10 @@ def test_redis_s3_and_a_replica_are_switched_on_from_the_environment() -> None:
     assert found["url"].startswith("https://s3.interna.exemplo.gov.br/lotacao-documentos/uploads/documentos/cnh.pdf?")
     assert "Signature=" in found["url"] or "X-Amz-Signature=" in found["url"]
     assert found["databases"] == ["default", "replica"] and found["replica"] == "replica"
-    assert found["routers"] == ["lotacao.public.routing.PublicReplicaRouter"]
+    assert found["routers"] == [
+        "lotacao.core.routing.MigratingAliasRouter",
+        "lotacao.public.routing.PublicReplicaRouter",
+    ]
 
 
 def test_s3_without_a_bucket_refuses_to_start() -> None:

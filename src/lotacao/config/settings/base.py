@@ -241,7 +241,8 @@ LOTACAO_PUBLIC_REPLICA_PROBE_SECONDS = float(os.environ.get("LOTACAO_PUBLIC_REPL
 # The plate check's query as a statement prepared on each PostgreSQL connection; turn off behind a
 # pooler that cannot keep prepared statements (PgBouncer before 1.21 in transaction mode).
 LOTACAO_PUBLIC_PREPARED = env_bool("LOTACAO_PUBLIC_PREPARED", True)
-DATABASE_ROUTERS = ["lotacao.public.routing.PublicReplicaRouter"]
+# While `migrate` runs, every query goes to the database being migrated (lotacao.core.routing).
+DATABASE_ROUTERS = ["lotacao.core.routing.MigratingAliasRouter", "lotacao.public.routing.PublicReplicaRouter"]
 LOTACAO_BENCH_VIEWS = os.environ.get("LOTACAO_BENCH_VIEWS") == "1"
 
 # Background tasks (django-tasks with django-tasks-db's database backend, on SQLite or PostgreSQL):
