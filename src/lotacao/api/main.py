@@ -21,12 +21,16 @@ from lotacao.billing import api as billing_api
 from lotacao.chartering import api as chartering_api
 from lotacao.core.problems import problem, refused
 from lotacao.documents import api as documents_api
+from lotacao.duties import api as duties_api
 from lotacao.enforcement.due_process import api as api_process
 from lotacao.enforcement.notices import api as enforcement_api
 from lotacao.enforcement.sanctions import api_fines, api_measures
+from lotacao.holder_requests import api as holder_requests_api
 from lotacao.inspections import api as inspections_api
 from lotacao.lines import api as lines_api
+from lotacao.ombudsman import api as ombudsman_api
 from lotacao.permits import api as permits_api
+from lotacao.portal import api as portal_api
 from lotacao.public import api as public_api
 from lotacao.registry import api as registry_api
 
@@ -67,6 +71,11 @@ ROUTERS = [
     ("/due-process", api_process.router),
     ("/billing", billing_api.router),
     ("/chartering", chartering_api.router),
+    # New apps mount at the root and declare whole paths (/portal/…, /public/complaints…).
+    ("", portal_api.router),
+    ("", duties_api.router),
+    ("", holder_requests_api.router),
+    ("", ombudsman_api.router),
 ]
 for prefix, router in ROUTERS:
     api.add_router(prefix, router)

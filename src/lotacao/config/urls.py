@@ -26,6 +26,13 @@ urlpatterns = [
     path("lei/", include("lotacao.web.urls_law")),
     path("publico/", include("lotacao.public.urls")),
     path("implantacao/", include("lotacao.onboarding.urls")),
+    path("portal/", include("lotacao.portal.urls")),  # the holder's own home and pages
+    path("requerimentos/", include("lotacao.holder_requests.urls")),
+    path("deveres/", include("lotacao.duties.urls")),  # incidents, prior authorizations, reports
+    path("ouvidoria/", include("lotacao.ombudsman.urls")),
+    path("dados/", include("lotacao.opendata.urls")),
+    path("lembretes/", include("lotacao.reminders.urls")),
+    path("conta/govbr/", include("lotacao.govbr.urls")),
     # The public plate check, the most asked path of all, is its API operation's own function served
     # without django-ninja's dispatch, which it does not need (no body, no authentication, the plate
     # checked by the function itself); the operation still documents it in the OpenAPI.
