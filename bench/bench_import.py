@@ -7,7 +7,9 @@ holders, vehicles and permits alone: no reading, no validation, no audit) into a
 jurisdiction.
 
 Prints the wall time of each, their ratio, rows per second, and the process's peak RSS (run it
-at two sizes to see the memory stay flat: the import reads and writes in chunks).
+at two sizes to see the memory stay flat: the import reads and writes in chunks; the bench
+makes its rows as it writes them, so the RSS it prints before and after the import is the
+import's).
 
 Usage:
   .venv/bin/python bench/bench_import.py [--permits 100000] [--database-url URL] [--dry-run]
@@ -21,9 +23,12 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
+import itertools
+import os
 import resource
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,22 +60,27 @@ def plate(i: int) -> str:
     return f"{head}{first}{middle}{digits:02d}"
 
 
-def rows(n: int) -> list[dict[str, Any]]:
+def rows(n: int) -> Iterator[dict[str, Any]]:
+    """The n rows, made as they are read (the bench itself holds none of them, so the peak RSS
+    it prints is the import's)."""
     from lotacao.core.sample_ids import sample_cpf, sample_renavam
 
-    return [
-        {
+    for i in range(n):
+        yield {
             "cpf": sample_cpf(600_000_000 + i),
             "name": f"Permissionário {i}",
             "plate": plate(i),
             "renavam": sample_renavam(700_000 + i),
             "number": f"{i + 1:06d}/2020",
         }
-        for i in range(n)
-    ]
 
 
-def write_files(directory: Path, data: list[dict[str, Any]]) -> None:
+def chunked(items: Iterator[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    while chunk := list(itertools.islice(items, size)):
+        yield chunk
+
+
+def write_files(directory: Path, n: int) -> None:
     directory.mkdir(parents=True, exist_ok=True)
 
     def out(name: str, header: list[str], lines: Any) -> None:
@@ -82,9 +92,9 @@ def write_files(directory: Path, data: list[dict[str, Any]]) -> None:
     out(
         "pessoas",
         ["CPF", "Nome completo", "Data de nascimento", "Município", "UF"],
-        ([r["cpf"], r["name"], "01/02/1980", "Recife", "PE"] for r in data),
+        ([r["cpf"], r["name"], "01/02/1980", "Recife", "PE"] for r in rows(n)),
     )
-    out("permissionarios", ["CPF ou CNPJ"], ([r["cpf"]] for r in data))
+    out("permissionarios", ["CPF ou CNPJ"], ([r["cpf"]] for r in rows(n)))
     out(
         "veiculos",
         [
@@ -99,27 +109,27 @@ def write_files(directory: Path, data: list[dict[str, Any]]) -> None:
         ],
         (
             [r["plate"], r["renavam"], "Renault Master", "2024", "Van / kombi", "16", "4", r["cpf"]]
-            for r in data
+            for r in rows(n)
         ),
     )
     out(
         "permissoes",
         ["Número", "CPF ou CNPJ do permissionário", "Placa", "Situação", "Outorgada em", "Válida até"],
-        ([r["number"], r["cpf"], r["plate"], "Ativa", "01/03/2024", "28/02/2034"] for r in data),
+        ([r["number"], r["cpf"], r["plate"], "Ativa", "01/03/2024", "28/02/2034"] for r in rows(n)),
     )
 
 
-def bulk_insert(code: str, data: list[dict[str, Any]]) -> float:
+def bulk_insert(code: str, n: int) -> float:
     """The same rows by bulk_create alone (the floor any import is measured against)."""
-    from django.db import transaction
+    from django.db import reset_queries, transaction
 
     from lotacao.permits.models import Permit
     from lotacao.registry.models import Holder, Person, Vehicle
 
     start = time.perf_counter()
     with transaction.atomic():
-        for offset in range(0, len(data), 2000):
-            chunk = data[offset : offset + 2000]
+        for chunk in chunked(rows(n), 2000):
+            reset_queries()  # DEBUG's log of every query's SQL, as the import drops it per chunk
             persons = Person.unscoped.bulk_create(
                 [
                     Person(
@@ -173,6 +183,10 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def main() -> None:
     args = parse_args()
     setup(args.database_url, "bench_import")
@@ -186,19 +200,21 @@ def main() -> None:
     )
     Jurisdiction.objects.create(code="bulk", name="Inserção direta", official_name="—", state="PE")
     n = args.permits
-    data = rows(n)
     directory = OUT / f"import_{n}"
-    write_files(directory, data)
+    write_files(directory, n)
     print(f"{connection.vendor}: {n} permissões, com {n} pessoas, permissionários e veículos")
-    print(f"RSS de pico antes da importação: {peak_rss_mib():.0f} MiB")
+    print(f"carga média no início: {load()}", flush=True)
 
-    bulk = bulk_insert("bulk", data)
-    del data
-    print(f"inserção direta (bulk_create das mesmas linhas): {bulk:.1f} s")
+    bulk = bulk_insert("bulk", n)
+    print(f"inserção direta (bulk_create das mesmas linhas): {bulk:.1f} s", flush=True)
+    print(f"RSS de pico antes da importação: {peak_rss_mib():.0f} MiB; carga média {load()}", flush=True)
     if args.dry_run:
         start = time.perf_counter()
         preview = import_register(jurisdiction=recife, directory=directory, actor=None, dry_run=True)
-        print(f"prévia (simulação): {time.perf_counter() - start:.1f} s; erros: {len(preview.errors)}")
+        print(
+            f"prévia (simulação): {time.perf_counter() - start:.1f} s; erros: {len(preview.errors)}",
+            flush=True,
+        )
     start = time.perf_counter()
     report = import_register(jurisdiction=recife, directory=directory, actor=None)
     took = time.perf_counter() - start
@@ -206,6 +222,7 @@ def main() -> None:
     rows_written = sum(report.created.values())
     print(f"importação: {took:.1f} s ({rows_written} registros, {rows_written / took:,.0f} por segundo)")
     print(f"razão importação ÷ inserção direta: {took / bulk:.2f}")
+    print(f"RSS de pico depois da importação: {peak_rss_mib():.0f} MiB; carga média {load()}", flush=True)
     start = time.perf_counter()
     again = import_register(jurisdiction=recife, directory=directory, actor=None)
     print(
