@@ -16,6 +16,8 @@ Not a test: it prints figures; copy them into docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import sys
 import time
 import tracemalloc
@@ -90,7 +92,7 @@ def main() -> None:
     setup(args.database_url, "bench_exports")
     started = time.perf_counter()
     load(args.rows)
-    print(f"{args.rows} veículos carregados em {time.perf_counter() - started:.1f} s")
+    print(f"{args.rows} veículos carregados em {time.perf_counter() - started:.1f} s", flush=True)
     from django.conf import settings
     from django.db import connection
     from django.test import Client
@@ -103,6 +105,8 @@ def main() -> None:
     client = Client()
     client.force_login(User.objects.get(username="bench.atendente"))
     client.get("/cadastro/veiculos/")  # warm up: the first request of a process imports and compiles
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"RSS de pico antes das exportações: {rss:.0f} MiB; carga média {os.getloadavg()}", flush=True)
     for fmt in args.formats.split(","):
         if not args.no_memory:
             tracemalloc.start()
@@ -115,9 +119,12 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         peak = tracemalloc.get_traced_memory()[1] if not args.no_memory else 0
         tracemalloc.stop()
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
             f"{fmt:>4}: {elapsed:6.1f} s, {size / 1e6:6.1f} MB, {len(seen.captured_queries)} consultas, "
-            f"pico de memória Python {peak / 1e6:6.1f} MB (status {response.status_code})"
+            f"pico de memória Python {peak / 1e6:6.1f} MB, RSS de pico do processo até aqui "
+            f"{rss:.0f} MiB (status {response.status_code}; carga {os.getloadavg()[0]:.1f})",
+            flush=True,
         )
 
 
