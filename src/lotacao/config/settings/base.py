@@ -9,6 +9,8 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
+from .sqlite import embedded
+
 BASE_DIR = Path(__file__).resolve().parents[4]  # the repository root (…/src/lotacao/config/settings)
 VAR_DIR = Path(os.environ.get("LOTACAO_VAR_DIR", BASE_DIR / "var"))
 
@@ -119,6 +121,8 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# SQLite as a server's database: WAL, a busy timeout and IMMEDIATE transactions (settings/sqlite.py).
+DATABASES["default"] = embedded(DATABASES["default"])
 # Two roles in production (lotacao.audit.roles, README "Produção"): DATABASE_URL is the serving
 # role, which may only add to and read the audit log; MIGRATE_DATABASE_URL, when set, is the owner
 # of the tables (alias "owner"): `manage.py migrate --database owner`, after which the serving role
@@ -205,9 +209,7 @@ MEDIA_ROOT = Path(os.environ.get("LOTACAO_MEDIA_ROOT", VAR_DIR / "media"))
 # Map tiles of the line maps (Leaflet): an OpenStreetMap-style template; its host is allowed in the
 # Content-Security-Policy of the map pages only.
 LOTACAO_MAP_TILES = os.environ.get("LOTACAO_MAP_TILES", "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
-LOTACAO_MAP_ATTRIBUTION = os.environ.get(
-    "LOTACAO_MAP_ATTRIBUTION", "&copy; colaboradores do OpenStreetMap"
-)
+LOTACAO_MAP_ATTRIBUTION = os.environ.get("LOTACAO_MAP_ATTRIBUTION", "&copy; colaboradores do OpenStreetMap")
 DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
 # The largest uploaded image, in pixels (lotacao.core.uploads; 50 megapixels by default).
 LOTACAO_UPLOAD_MAX_PIXELS = int(os.environ.get("LOTACAO_UPLOAD_MAX_PIXELS", str(50_000_000)))
