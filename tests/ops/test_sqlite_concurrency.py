@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,15 +71,16 @@ def run_worker(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
 
 
 def test_the_embedded_sqlite_is_configured_for_concurrent_writers() -> None:
-    file_db = {"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/lotacao.sqlite3"}
+    file_db: dict[str, Any] = {"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/lotacao.sqlite3"}
     options = embedded(file_db)["OPTIONS"]
     assert options["transaction_mode"] == "IMMEDIATE"
     assert "journal_mode=WAL" in options["init_command"]
     assert options["timeout"] >= 10
     # an option the operator set wins; memory databases and PostgreSQL are left as they are
     assert embedded({**file_db, "OPTIONS": {"timeout": 60}})["OPTIONS"]["timeout"] == 60
-    assert "OPTIONS" not in embedded({"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"})
-    postgres = {"ENGINE": "django.db.backends.postgresql", "NAME": "lotacao"}
+    memory: dict[str, Any] = {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}
+    assert "OPTIONS" not in embedded(memory)
+    postgres: dict[str, Any] = {"ENGINE": "django.db.backends.postgresql", "NAME": "lotacao"}
     assert embedded(postgres) == postgres
     assert EMBEDDED_OPTIONS["transaction_mode"] == "IMMEDIATE"
 

@@ -16,7 +16,7 @@ See https://docs.djangoproject.com/en/5.2/ref/databases/#database-is-locked-erro
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, cast
 
 SQLITE_ENGINE = "django.db.backends.sqlite3"
 EMBEDDED_OPTIONS: dict[str, Any] = {
@@ -26,9 +26,13 @@ EMBEDDED_OPTIONS: dict[str, Any] = {
 }
 
 
-def embedded(database: dict[str, Any]) -> dict[str, Any]:
+Database = TypeVar("Database")
+
+
+def embedded(database: Database) -> Database:
     """The database settings with the embedded options added when it is a SQLite file (options
     already given in the settings win; an in-memory database is left as it is)."""
-    if database.get("ENGINE") != SQLITE_ENGINE or str(database.get("NAME", "")) in ("", ":memory:"):
+    settings = cast(dict[str, Any], database)
+    if settings.get("ENGINE") != SQLITE_ENGINE or str(settings.get("NAME", "")) in ("", ":memory:"):
         return database
-    return {**database, "OPTIONS": {**EMBEDDED_OPTIONS, **database.get("OPTIONS", {})}}
+    return cast(Database, {**settings, "OPTIONS": {**EMBEDDED_OPTIONS, **settings.get("OPTIONS", {})}})
