@@ -11,7 +11,7 @@ turns it into a file:
   money as a number (a header names the unit, "Valor (R$)"), a status in words (the accessor reads
   `get_FOO_display` or the list's phrase tables), a row's related record by its name;
 - CSV is UTF-8 with BOM, `;` and decimal commas (what Excel opens in Brazil), streamed in chunks;
-  XLSX is written by openpyxl in write-only mode; ODS by tablib (odfpy), in memory;
+  XLSX is written by openpyxl in write-only mode; ODS row by row into a temporary file (`_ods`);
 - rows are read with `iterator()` in chunks, so a large list never sits in memory as models;
 - the file name is Portuguese with the day: `permissoes-2026-12-01.xlsx`.
 
@@ -24,12 +24,16 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
+import tempfile
+import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlencode
+from xml.sax.saxutils import escape, quoteattr
 
 from django.db import models
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -243,11 +247,86 @@ def _xlsx(headers: list[str], columns: list[Column], objects: Any, sheet: str) -
     return out.getvalue()
 
 
-def _ods(headers: list[str], columns: list[Column], objects: Any, sheet: str) -> bytes:
-    import tablib
+# ODS: the libraries that write it (odfpy through tablib, odswriter, pyexcel-ods) all build the
+# whole document in memory — 100,000 rows took 860 MiB more (bench/bench_exports.py). An ODS file
+# is a zip of a few XML parts (OpenDocument 1.2, part 3 "Packages"; part 1 §9 tables); its
+# content.xml is written here row by row into a temporary file, as openpyxl's write-only mode does
+# for XLSX, so memory stays that of one row. Read back by odfpy (tablib) in the tests.
+_ODS_NS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+    'xmlns:number="urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0" '
+    'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"'
+)
+_ODS_MIME = "application/vnd.oasis.opendocument.spreadsheet"
+_ODS_MANIFEST = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n'
+    '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" '
+    'manifest:version="1.2">'
+    f'<manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type="{_ODS_MIME}"/>'
+    '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>'
+    "</manifest:manifest>"
+)
+_ODS_STYLES = (
+    "<office:automatic-styles>"
+    '<number:number-style style:name="N2"><number:number number:decimal-places="2" '
+    'number:min-decimal-places="2" number:min-integer-digits="1" number:grouping="true"/>'
+    "</number:number-style>"
+    '<style:style style:name="cabecalho" style:family="table-cell">'
+    '<style:text-properties fo:font-weight="bold"/></style:style>'
+    '<style:style style:name="moeda" style:family="table-cell" style:data-style-name="N2"/>'
+    "</office:automatic-styles>"
+)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
-    data = tablib.Dataset(headers=headers, title=sheet[:31])
-    for values in rows(columns, iterate(objects), "ods"):
-        data.append(values)
-    content = data.export("ods")
-    return content if isinstance(content, bytes) else content.encode("utf-8")
+
+def _ods_text(value: Any) -> str:
+    return escape(_NOT_XML.sub("", str(value)))
+
+
+def _ods_cell(value: Any, style: str = "") -> str:
+    styled = f' table:style-name="{style}"' if style else ""
+    if value is None or value == "":
+        return "<table:table-cell/>"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        number = repr(float(value)) if isinstance(value, float) else str(value)
+        return (
+            f'<table:table-cell{styled} office:value-type="float" office:value="{number}">'
+            f"<text:p>{number}</text:p></table:table-cell>"
+        )
+    return (
+        f'<table:table-cell{styled} office:value-type="string">'
+        f"<text:p>{_ods_text(value)}</text:p></table:table-cell>"
+    )
+
+
+def _ods(headers: list[str], columns: list[Column], objects: Any, sheet: str) -> bytes:
+    money = {i for i, h in enumerate(headers) if "(R$)" in h}
+    with tempfile.TemporaryFile() as handle:
+        with zipfile.ZipFile(handle, "w", zipfile.ZIP_DEFLATED) as package:
+            package.writestr(zipfile.ZipInfo("mimetype"), _ODS_MIME, compress_type=zipfile.ZIP_STORED)
+            package.writestr("META-INF/manifest.xml", _ODS_MANIFEST)
+            with package.open("content.xml", "w") as raw, io.TextIOWrapper(raw, encoding="utf-8") as out:
+                out.write(
+                    f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_ODS_NS} '
+                    f'office:version="1.2">{_ODS_STYLES}<office:body><office:spreadsheet>'
+                    f"<table:table table:name={quoteattr(_NOT_XML.sub('', sheet[:31]))}>"
+                    f'<table:table-column table:number-columns-repeated="{max(len(headers), 1)}"/>'
+                )
+                out.write("<table:table-row>")
+                out.write("".join(_ods_cell(h, "cabecalho") for h in headers))
+                out.write("</table:table-row>")
+                for values in rows(columns, iterate(objects), "ods"):
+                    out.write("<table:table-row>")
+                    out.write(
+                        "".join(
+                            _ods_cell(v, "moeda" if i in money and isinstance(v, float) else "")
+                            for i, v in enumerate(values)
+                        )
+                    )
+                    out.write("</table:table-row>")
+                out.write("</table:table></office:spreadsheet></office:body></office:document-content>")
+        handle.seek(0)
+        return handle.read()
