@@ -6,6 +6,8 @@ from typing import Any
 
 from django import forms
 
+from lotacao.core.dateinputs import DateField, DateInput
+
 
 def _choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> None:
     field = form.fields[name]
@@ -13,7 +15,7 @@ def _choices(form: forms.Form, name: str, choices: list[tuple[str, str]]) -> Non
     field.choices = choices
 
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 MONTH_HELP = "mm/aaaa"
 
 
@@ -25,7 +27,7 @@ class ReasonField(forms.CharField):
 
 
 class PaymentForm(forms.Form):
-    paid_on = forms.DateField(label="Pago em", widget=DATE)
+    paid_on = DateField(label="Pago em", widget=DATE)
     reference = forms.CharField(label="Comprovante", max_length=100, required=False)
     reason = ReasonField(initial="Pagamento apresentado no balcão")
 
@@ -45,7 +47,7 @@ class FeeForm(forms.Form):
 
 
 class AccountForm(forms.Form):
-    on = forms.DateField(label="Data", widget=DATE)
+    on = DateField(label="Data", widget=DATE)
     reason = ReasonField()
 
 
@@ -110,7 +112,7 @@ class DismissCreditForm(forms.Form):
 
 class FareForm(forms.Form):
     line = forms.ChoiceField(label="Linha")
-    valid_from = forms.DateField(label="Em vigor desde", widget=DATE)
+    valid_from = DateField(label="Em vigor desde", widget=DATE)
     amount = forms.DecimalField(label="Tarifa (R$)", min_value=0, decimal_places=2)
     reduced_amount = forms.DecimalField(
         label="Tarifa com desconto (R$)", min_value=0, decimal_places=2, required=False
@@ -130,7 +132,7 @@ class FareForm(forms.Form):
 
 class ReadjustmentForm(forms.Form):
     jurisdiction = forms.ChoiceField(label="Jurisdição")
-    valid_from = forms.DateField(label="Em vigor desde", widget=DATE)
+    valid_from = DateField(label="Em vigor desde", widget=DATE)
     percent = forms.DecimalField(label="Percentual de reajuste (%)", decimal_places=4)
     act = forms.CharField(label="Ato do reajuste", max_length=300)
     council_opinion = forms.CharField(label="Parecer do conselho", max_length=300, required=False)

@@ -10,19 +10,15 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from lotacao.chartering.models import FleetVehicle
+from lotacao.core.dateinputs import DateTimeField
 from lotacao.registry.forms import date_field
 from lotacao.registry.models import Vehicle
 
 MAX_SHEET_BYTES = 2 * 1024 * 1024
 
 
-def _moment(label: str, required: bool = True) -> forms.DateTimeField:
-    return forms.DateTimeField(
-        label=label,
-        required=required,
-        input_formats=["%Y-%m-%dT%H:%M", "%d/%m/%Y %H:%M"],
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-    )
+def _moment(label: str, required: bool = True) -> DateTimeField:
+    return DateTimeField(label=label, required=required)
 
 
 class ReasonForm(forms.Form):

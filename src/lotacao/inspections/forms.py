@@ -6,15 +6,16 @@ from typing import Any
 
 from django import forms
 
+from lotacao.core.dateinputs import DateField, DateInput
 from lotacao.inspections.models import Inspection, Reregistration
 from lotacao.registry.models import Vehicle
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 class ScheduleForm(forms.Form):
     kind = forms.ChoiceField(label="Tipo de vistoria", choices=Inspection.Kind.choices)
-    scheduled_for = forms.DateField(label="Data marcada", widget=DATE)
+    scheduled_for = DateField(label="Data marcada", widget=DATE)
     place = forms.CharField(label="Local", max_length=200, required=False)
     reason = forms.CharField(label="Motivo", initial="Agendamento de vistoria", max_length=300)
 
@@ -22,7 +23,7 @@ class ScheduleForm(forms.Form):
 class ResultForm(forms.Form):
     """One checkbox per checklist item the law names; free-text faults always allowed."""
 
-    performed_on = forms.DateField(label="Data da vistoria", widget=DATE)
+    performed_on = DateField(label="Data da vistoria", widget=DATE)
     performed_at = forms.TimeField(
         label="Hora", required=False, widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
     )
@@ -31,7 +32,7 @@ class ResultForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
-    representation_due = forms.DateField(
+    representation_due = DateField(
         label="Reapresentar o veículo até (se reprovado)", required=False, widget=DATE
     )
     notes = forms.CharField(label="Observações", required=False, widget=forms.Textarea(attrs={"rows": 2}))
@@ -61,8 +62,8 @@ class ConfirmForm(forms.Form):
 class CampaignForm(forms.Form):
     jurisdiction = forms.ChoiceField(label="Jurisdição")
     year = forms.IntegerField(label="Exercício", min_value=2000, max_value=2100)
-    starts_on = forms.DateField(label="Início", widget=DATE)
-    ends_on = forms.DateField(label="Fim", widget=DATE)
+    starts_on = DateField(label="Início", widget=DATE)
+    ends_on = DateField(label="Fim", widget=DATE)
     notes = forms.CharField(label="Observações", required=False, widget=forms.Textarea(attrs={"rows": 2}))
     reason = forms.CharField(label="Motivo", initial="Calendário de recadastramento", max_length=300)
 
@@ -73,13 +74,13 @@ class CampaignForm(forms.Form):
 
 class ReregistrationForm(forms.Form):
     vehicle = forms.ModelChoiceField(label="Veículo", queryset=Vehicle.objects.none())
-    registered_on = forms.DateField(label="Data do recadastramento", widget=DATE)
+    registered_on = DateField(label="Data do recadastramento", widget=DATE)
     exemption = forms.ChoiceField(
         label="Isenção da multa (fora do calendário)",
         choices=Reregistration.Exemption.choices,
         required=False,
     )
-    exemption_filed_on = forms.DateField(label="Ocorrido formalizado em", required=False, widget=DATE)
+    exemption_filed_on = DateField(label="Ocorrido formalizado em", required=False, widget=DATE)
     exemption_reason = forms.CharField(
         label="Justificativa da isenção", required=False, widget=forms.Textarea(attrs={"rows": 2})
     )

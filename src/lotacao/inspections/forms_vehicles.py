@@ -6,9 +6,10 @@ from typing import Any
 
 from django import forms
 
+from lotacao.core.dateinputs import DateField, DateInput
 from lotacao.registry.models import Holder, Vehicle
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 class VehicleFieldsForm(forms.Form):
@@ -126,6 +127,6 @@ class InsuranceForm(forms.Form):
     third_party = forms.DecimalField(
         label="Danos a terceiros (R$)", max_digits=14, decimal_places=2, required=False
     )
-    valid_from = forms.DateField(label="Início da vigência", widget=DATE)
-    valid_until = forms.DateField(label="Fim da vigência", widget=DATE)
+    valid_from = DateField(label="Início da vigência", widget=DATE)
+    valid_until = DateField(label="Fim da vigência", widget=DATE)
     reason = forms.CharField(label="Motivo do registro", initial="Registro de apólice", max_length=300)

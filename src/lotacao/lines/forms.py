@@ -9,13 +9,14 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 
+from lotacao.core.dateinputs import DateField, DateInput
 from lotacao.lines import checks
 from lotacao.lines import law as lines_law
 from lotacao.lines.models import DAY_TYPES, GROUND_LABELS, LineVersion, ServiceOrder
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Vehicle
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 def reason_field() -> forms.CharField:
@@ -90,8 +91,8 @@ class NewLineForm(VersionForm):
 class ApproveForm(forms.Form):
     version = forms.TypedChoiceField(label="Versão", coerce=int)
     act = forms.CharField(label="Ato de aprovação", max_length=300, required=False)
-    approved_on = forms.DateField(label="Data do ato", widget=DATE)
-    valid_from = forms.DateField(label="Em vigor desde", widget=DATE)
+    approved_on = DateField(label="Data do ato", widget=DATE)
+    valid_from = DateField(label="Em vigor desde", widget=DATE)
     reason = reason_field()
 
     def __init__(self, *args: Any, versions: list[LineVersion], help_text: str = "", **kwargs: Any) -> None:
@@ -110,8 +111,8 @@ class OrderForm(forms.Form):
     cause = forms.ChoiceField(
         label="Motivo (ordem temporária)", choices=ServiceOrder.Cause.choices, required=False
     )
-    valid_from = forms.DateField(label="Em vigor desde", widget=DATE)
-    valid_until = forms.DateField(label="Em vigor até", widget=DATE, required=False)
+    valid_from = DateField(label="Em vigor desde", widget=DATE)
+    valid_until = DateField(label="Em vigor até", widget=DATE, required=False)
     act = forms.CharField(label="Ato que a emite", max_length=300, required=False)
     fleet = forms.IntegerField(label="Frota operante", min_value=1)
     trip_minutes = forms.IntegerField(label="Tempo de viagem (minutos)", min_value=1)
@@ -191,7 +192,7 @@ def _period(day: str, raw: dict[str, Any], n: int) -> dict[str, Any]:
 
 class PlaceForm(forms.Form):
     permit = forms.ModelChoiceField(label="Permissão", queryset=Permit.objects.none())
-    starts_on = forms.DateField(label="Desde (data da autorização)", widget=DATE)
+    starts_on = DateField(label="Desde (data da autorização)", widget=DATE)
     act = forms.CharField(label="Ato que autorizou", max_length=300, required=False)
     reason = reason_field()
 
@@ -204,7 +205,7 @@ class PlaceForm(forms.Form):
 
 class TripsForm(forms.Form):
     place = forms.IntegerField(widget=forms.HiddenInput)
-    on = forms.DateField(label="Operou em", widget=DATE)
+    on = DateField(label="Operou em", widget=DATE)
     reason = forms.CharField(label="Motivo", max_length=300)
 
 

@@ -7,15 +7,16 @@ from typing import Any
 
 from django import forms
 
+from lotacao.core.dateinputs import DateField, DateInput
 from lotacao.permits.models import PermitAgent
 from lotacao.permits.services import TRANSFER_CAUSES
 from lotacao.registry.models import Line
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 def _date(label: str, required: bool = True, help_text: str = "") -> forms.DateField:
-    return forms.DateField(label=label, required=required, widget=DATE, help_text=help_text)
+    return DateField(label=label, required=required, widget=DATE, help_text=help_text)
 
 
 class ReasonForm(forms.Form):

@@ -6,20 +6,12 @@ from typing import Any
 
 from django import forms
 
+from lotacao.core.dateinputs import DateField
 from lotacao.registry.models import Company
 
-DATE_FORMATS = ["%d/%m/%Y", "%Y-%m-%d"]
 
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(format="%Y-%m-%d", **kwargs)
-
-
-def date_field(label: str, required: bool = False) -> forms.DateField:
-    return forms.DateField(label=label, required=required, input_formats=DATE_FORMATS, widget=DateInput())
+def date_field(label: str, required: bool = False) -> DateField:
+    return DateField(label=label, required=required)
 
 
 class ReasonMixin(forms.Form):

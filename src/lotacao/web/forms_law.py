@@ -5,6 +5,8 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 from django.core.exceptions import ValidationError
 
+from lotacao.core.dateinputs import DateField
+
 
 class AnnulForm(forms.Form):
     reason = forms.CharField(label="Motivo da anulação", widget=forms.Textarea(attrs={"rows": 2}))
@@ -16,9 +18,8 @@ class ReadjustmentForm(forms.Form):
 
     prefix = "reajuste"  # beside the generic form on the same page
 
-    valid_from = forms.DateField(
+    valid_from = DateField(
         label="Data em que o reajuste passou a valer",
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     percent = forms.CharField(
         label="Percentual do reajuste (%)",

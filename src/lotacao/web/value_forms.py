@@ -16,10 +16,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from lotacao.core import open_values
+from lotacao.core.dateinputs import DateField
 from lotacao.core.open_values import UNITS, Field
 from lotacao.law.pack_model import Pack, Parameter
 
-DATE_FORMATS = ["%d/%m/%Y"]
 # Lists of dates: a day of every year (dd/mm, stored MM-DD) or one day (dd/mm/aaaa, stored ISO).
 DAY_LISTS = {"calendar.municipal_holidays"}
 # Lists of plain words (one per row); other lists without a schema are engine structures.
@@ -65,16 +65,8 @@ LIST_LABELS = {
 }
 
 
-def date_field(label: str, **kwargs: Any) -> forms.DateField:
-    return forms.DateField(
-        label=label,
-        input_formats=DATE_FORMATS,
-        widget=forms.DateInput(
-            format="%d/%m/%Y", attrs={"placeholder": "dd/mm/aaaa", "inputmode": "numeric"}
-        ),
-        error_messages={"invalid": "Informe a data como dd/mm/aaaa."},
-        **kwargs,
-    )
+def date_field(label: str, **kwargs: Any) -> DateField:
+    return DateField(label=label, error_messages={"invalid": "Informe a data como dd/mm/aaaa."}, **kwargs)
 
 
 def parse_money(raw: str) -> str:

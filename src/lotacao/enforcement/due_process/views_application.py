@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone
 
+from lotacao.core.dateinputs import DateField
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process import application
 from lotacao.enforcement.due_process.stage import current_stage
@@ -26,7 +27,7 @@ class ApplicationForm(forms.Form):
     outcome = forms.ChoiceField(label="Decisão", choices=list(application.OUTCOME_WORDS.items()))
     session = forms.ModelChoiceField(label="Sessão", queryset=Session.objects.none(), required=False)
     reasons = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 5}))
-    decided_on = forms.DateField(label="Data da decisão", widget=forms.DateInput(attrs={"type": "date"}))
+    decided_on = DateField(label="Data da decisão")
     new_penalty = forms.ChoiceField(
         label="Penalidade aplicada (se alterada)",
         required=False,

@@ -15,6 +15,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from lotacao.core.dateinputs import DateField
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process import decisions, filings, judging
 from lotacao.enforcement.due_process.choices import alternatives
@@ -120,7 +121,7 @@ class DecideForm(forms.Form):
         choices=[(o.value, o.label) for o in Decision.Outcome if o != Decision.Outcome.LAPSED],
     )
     reasons = forms.CharField(label="Fundamentação", widget=forms.Textarea(attrs={"rows": 5}))
-    decided_on = forms.DateField(label="Data da decisão", widget=forms.DateInput(attrs={"type": "date"}))
+    decided_on = DateField(label="Data da decisão")
     new_penalty = forms.ChoiceField(
         label="Nova penalidade (se alterada)", required=False, choices=PENALTY_CHOICES
     )
@@ -244,7 +245,7 @@ class AttachmentDownload(ObjectView):
 
 
 class ServiceForm(forms.Form):
-    served_on = forms.DateField(label="Comunicada em", widget=forms.DateInput(attrs={"type": "date"}))
+    served_on = DateField(label="Comunicada em")
 
 
 class DecisionDetail(ObjectView):

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views import View
 
+from lotacao.core.dateinputs import DateField
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process import decisions, judging, minutes, procedure
 from lotacao.enforcement.due_process.choices import alternatives
@@ -58,11 +59,10 @@ class MemberForm(forms.Form):
     role = forms.ChoiceField(label="Função", choices=BodyMember.Role.choices)
     seat = forms.CharField(label="Representação", max_length=200, required=False)
     act = forms.CharField(label="Ato de nomeação", max_length=200, required=False)
-    starts_on = forms.DateField(label="Início do mandato", widget=forms.DateInput(attrs={"type": "date"}))
-    ends_on = forms.DateField(
+    starts_on = DateField(label="Início do mandato")
+    ends_on = DateField(
         label="Fim do mandato",
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
         help_text="Em branco: o mandato da lei, quando ela o fixa.",
     )
     login = forms.CharField(
@@ -84,7 +84,7 @@ class MemberForm(forms.Form):
 
 
 class SessionForm(forms.Form):
-    held_on = forms.DateField(label="Data", widget=forms.DateInput(attrs={"type": "date"}))
+    held_on = DateField(label="Data")
     kind = forms.ChoiceField(label="Tipo", choices=Session.Kind.choices)
     reason = forms.CharField(label="Motivo", max_length=300, initial="Convocação de sessão")
 
@@ -186,7 +186,8 @@ class SessionDetail(ObjectView):
             "errors": error or [],
             "today": timezone.localdate(),
             "president": minutes.president_of(session),
-            "minutes_stale": bool(session.minutes_generated_at) and session.status != Session.Status.CLOSED
+            "minutes_stale": bool(session.minutes_generated_at)
+            and session.status != Session.Status.CLOSED
             and minutes.stale(session),
             "signed_words": minutes.signed_words(session),
         }

@@ -12,21 +12,22 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils import timezone
 
+from lotacao.core.dateinputs import DateField, DateInput
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import InfractionNotice, NoticeService
 from lotacao.enforcement.notices.notification import record_notification
 from lotacao.enforcement.views_base import ObjectView
 
-DATE = forms.DateInput(attrs={"type": "date"})
+DATE = DateInput()
 
 
 class NotificationForm(forms.Form):
     method = forms.ChoiceField(label="Meio", choices=NoticeService.Method.choices)
-    sent_on = forms.DateField(label="Enviada em", required=False, widget=DATE)
-    received_on = forms.DateField(
+    sent_on = DateField(label="Enviada em", required=False, widget=DATE)
+    received_on = DateField(
         label="Recebida em (ciência, data do AR ou da devolução)", required=False, widget=DATE
     )
-    published_on = forms.DateField(label="Edital publicado em", required=False, widget=DATE)
+    published_on = DateField(label="Edital publicado em", required=False, widget=DATE)
     returned = forms.BooleanField(label="Correspondência devolvida", required=False)
     returned_reason = forms.ChoiceField(
         label="Motivo da devolução", required=False, choices=[("", "—"), *NoticeService.ReturnReason.choices]

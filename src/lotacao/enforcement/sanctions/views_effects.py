@@ -17,6 +17,7 @@ from django.views import View
 
 from lotacao.audit.views_base import ScopedDetailView
 from lotacao.chartering.models import Sanction as CrcSanction
+from lotacao.core.dateinputs import DateField
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Intervention, RevocationProcess, SuspensionFollowUp
 from lotacao.enforcement.sanctions import crc, followups, interventions
@@ -28,7 +29,7 @@ HOME = "/fiscalizacao/efeitos/"
 
 
 def _date(label: str) -> forms.DateField:
-    return forms.DateField(label=label, widget=forms.DateInput(attrs={"type": "date"}))
+    return DateField(label=label)
 
 
 def _text(label: str, rows: int = 0) -> forms.CharField:
@@ -80,13 +81,9 @@ class ConcludeForm(forms.Form):
 class DecreeForm(forms.Form):
     permit = forms.ModelChoiceField(label="Permissão", queryset=Permit.objects.none())
     decree = _text("Decreto")
-    decreed_on = forms.DateField(
-        label="Data do decreto", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    decreed_on = DateField(label="Data do decreto", required=False)
     interventor = _text("Interventor")
-    term_until = forms.DateField(
-        label="Prazo da intervenção", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    term_until = DateField(label="Prazo da intervenção", required=False)
     goals = _text("Objetivos", 3)
     limits = _text("Limites da medida", 3)
     reason = _text("Motivo", 2)
