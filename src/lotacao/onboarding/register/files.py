@@ -59,11 +59,14 @@ def cell_text(value: Any) -> str:
 
 def read_rows(path: Path) -> tuple[list[str], Iterator[list[str]]]:
     """The header and the rows of a file, each cell as text. CSV is streamed (comma or semicolon,
-    UTF-8 with or without BOM); XLSX and ODS are loaded by tablib."""
+    UTF-8 with or without BOM), XLSX too (openpyxl's read-only mode, the first sheet, as tablib
+    reads it); ODS is loaded whole by tablib (odfpy has no streaming reader)."""
     ext = path.suffix.lstrip(".").lower()
     try:
         if ext == "csv":
             return _read_csv(path)
+        if ext == "xlsx":
+            return _read_xlsx(path)
         with path.open("rb") as handle:
             data = tablib.Dataset().load(handle.read(), format=ext)
     except FileError:
@@ -74,6 +77,32 @@ def read_rows(path: Path) -> tuple[list[str], Iterator[list[str]]]:
         ) from error
     headers = [cell_text(h) for h in (data.headers or [])]
     return headers, ([cell_text(c) for c in row] for row in data)
+
+
+def _read_xlsx(path: Path) -> tuple[list[str], Iterator[list[str]]]:
+    from openpyxl import load_workbook
+
+    book = load_workbook(path, read_only=True, data_only=True)
+    sheet = book.worksheets[0] if book.worksheets else None
+    if sheet is None:
+        book.close()
+        return [], iter(())
+    source = sheet.iter_rows(values_only=True)
+    first = next(source, None)
+    headers = [cell_text(h) for h in (first or ())]
+
+    def rows() -> Iterator[list[str]]:
+        try:
+            for row in source:
+                yield [cell_text(c) for c in row]
+        except FileError:
+            raise
+        except Exception as error:  # a sheet broken past its header
+            raise FileError(f"Não foi possível ler {path.name}: o arquivo não é um XLSX válido.") from error
+        finally:
+            book.close()
+
+    return headers, rows()
 
 
 def _read_csv(path: Path) -> tuple[list[str], Iterator[list[str]]]:
