@@ -1,6 +1,7 @@
 """The fines a holder owes that are not yet a billing charge, for the one ledger
 (`billing.ledger.debts`, seam `holder_debts`): a fine in a fiscal unit whose value the agency has
-not published (Maricá's UFIMA, art. 51), a fine whose due date is not set yet. Each says plainly what is missing; none offers a slip."""
+not published (Maricá's UFIMA, art. 51), a fine whose due date is not set yet. Each says plainly
+what is missing; none offers a slip."""
 
 from __future__ import annotations
 

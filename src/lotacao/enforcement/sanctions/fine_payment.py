@@ -63,7 +63,7 @@ def slip_refusal(fine: Fine, on: dt.date) -> str:
     if payable_charge(fine) is None:
         if fine.in_units:
             assert fine.units is not None
-            rate, cite, why = unit_value(fine.jurisdiction_id, fine.unit, on)
+            rate, cite, _why = unit_value(fine.jurisdiction_id, fine.unit, on)
             if rate is None:
                 where = f" ({cite})" if cite else ""
                 return (
@@ -337,7 +337,7 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
             cites,
             "O recurso contra multa exige o pagamento prévio; o auto não foi notificado.",
         )
-    due, more, text = deadline(code, str(rule["fine_paid_first"]), notice.served_on)
+    due, more, _text = deadline(code, str(rule["fine_paid_first"]), notice.served_on)
     cites = tuple(dict.fromkeys([*cites, *more]))
     paid = (
         fine is not None
@@ -349,9 +349,11 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
         assert fine is not None and fine.paid_on is not None
         message = f"Multa paga em {br_date(fine.paid_on)}, dentro do prazo: o recurso pode ser aceito."
     else:
+        # One citation, once: the article that asks the payment first (the deadline's own).
+        where = "; ".join(dict.fromkeys(more)) or ", ".join(cites)
         message = (
-            f"O recurso contra a multa só pode ser aceito depois do pagamento, até {br_date(due)} "
-            f"({', '.join(cites)}). {text}"
+            f"O recurso contra a multa só pode ser aceito depois do pagamento da multa, feito até "
+            f"{br_date(due)} ({where})."
         )
     return PaidFirst(True, paid, due, cites, message)
 
