@@ -112,7 +112,9 @@ def portal_summary(request: HttpRequest) -> SummaryOut:
             for p in data.permits
         ],
         vehicles=[
-            VehicleOut(plate=v.plate_display, category=v.get_category_display(), manufacture_year=v.manufacture_year)
+            VehicleOut(
+                plate=v.plate_display, category=v.get_category_display(), manufacture_year=v.manufacture_year
+            )
             for v in data.vehicles
         ],
         notices=[
