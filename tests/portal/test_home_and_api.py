@@ -109,11 +109,11 @@ def test_the_openapi_declares_the_summary_response(world: Any, client: Any) -> N
     schema = client.get("/api/openapi.json").json()
     operation = schema["paths"]["/api/portal/summary"]["get"]
     ok = operation["responses"]["200"]["content"]["application/json"]["schema"]
-    assert ok["$ref"].endswith("/SummaryOut")
-    summary = schema["components"]["schemas"]["SummaryOut"]
+    assert ok["$ref"].endswith("/PortalSummary")
+    summary = schema["components"]["schemas"]["PortalSummary"]
     assert {"charges_due", "deadlines"} <= set(summary["properties"])
     assert {"401", "403"} <= set(operation["responses"])
-    charge = schema["components"]["schemas"]["ChargeDueOut"]["properties"]
+    charge = schema["components"]["schemas"]["PortalChargeDue"]["properties"]
     assert {"description", "amount", "due_on", "slip_url"} <= set(charge)
 
 

@@ -21,7 +21,7 @@ from lotacao.registry.models import Holder
 router = Router(tags=["portal"])
 
 
-class ChargeDueOut(Schema):
+class PortalChargeDue(Schema):
     description: str
     kind: str
     amount: str | None  # R$ with two decimals; None: the value in R$ is not published yet (see note)
@@ -33,7 +33,7 @@ class ChargeDueOut(Schema):
     note: str
 
 
-class DeadlineOut(Schema):
+class PortalDeadline(Schema):
     what: str
     due: dt.date | None
     citation: str
@@ -41,51 +41,51 @@ class DeadlineOut(Schema):
     url: str
 
 
-class PermitOut(Schema):
+class PortalPermit(Schema):
     number: str
     status: str
     valid_until: dt.date | None
     line: str
 
 
-class VehicleOut(Schema):
+class PortalVehicle(Schema):
     plate: str
     category: str
     manufacture_year: int
 
 
-class NoticeOut(Schema):
+class PortalNotice(Schema):
     number: str
     status: str
     next_step: str
 
 
-class SummaryOut(Schema):
+class PortalSummary(Schema):
     holder: str
     jurisdiction: str
     regime: str  # "permits" or "chartering"
     total_due: str  # the sum of the debts with an amount in R$
-    charges_due: list[ChargeDueOut]
-    deadlines: list[DeadlineOut]
-    permits: list[PermitOut]
-    vehicles: list[VehicleOut]
-    notices: list[NoticeOut]
+    charges_due: list[PortalChargeDue]
+    deadlines: list[PortalDeadline]
+    permits: list[PortalPermit]
+    vehicles: list[PortalVehicle]
+    notices: list[PortalNotice]
 
 
-@router.get("/portal/summary", response=SummaryOut)
-def portal_summary(request: HttpRequest) -> SummaryOut:
+@router.get("/portal/summary", response=PortalSummary)
+def portal_summary(request: HttpRequest) -> PortalSummary:
     access = getattr(request, "access", None)
     if access is None or not access.is_holder:
         raise HttpError(403, "Este resumo é do permissionário ou da empresa: entre com a conta do titular.")
     holder = Holder.objects.select_related("person", "company").get(pk=access.holder_id)
     data = summary(holder, timezone.localdate())
-    return SummaryOut(
+    return PortalSummary(
         holder=str(holder),
         jurisdiction=data.jurisdiction.name,
         regime="chartering" if data.chartering else "permits",
         total_due=f"{data.payable_total:.2f}",
         charges_due=[
-            ChargeDueOut(
+            PortalChargeDue(
                 description=d.description,
                 kind=d.kind,
                 amount=f"{d.amount:.2f}" if d.amount is not None else None,
@@ -99,11 +99,11 @@ def portal_summary(request: HttpRequest) -> SummaryOut:
             for d in data.debts
         ],
         deadlines=[
-            DeadlineOut(what=d.what, due=d.due, citation=d.citation, late=d.late, url=d.url)
+            PortalDeadline(what=d.what, due=d.due, citation=d.citation, late=d.late, url=d.url)
             for d in data.deadlines
         ],
         permits=[
-            PermitOut(
+            PortalPermit(
                 number=p.number,
                 status=p.get_status_display(),
                 valid_until=p.valid_until,
@@ -112,13 +112,13 @@ def portal_summary(request: HttpRequest) -> SummaryOut:
             for p in data.permits
         ],
         vehicles=[
-            VehicleOut(
+            PortalVehicle(
                 plate=v.plate_display, category=v.get_category_display(), manufacture_year=v.manufacture_year
             )
             for v in data.vehicles
         ],
         notices=[
-            NoticeOut(number=row["notice"].number, status=row["status"], next_step=row["next"] or "")
+            PortalNotice(number=row["notice"].number, status=row["status"], next_step=row["next"] or "")
             for row in data.notices
         ],
     )
