@@ -65,7 +65,8 @@ def test_an_overdue_recife_fee_blocks_reregistration_and_paying_lifts_it_the_sam
         "Débitos vencidos (R$\xa050,00) impedem o recadastramento até a quitação "
         "(Lei Municipal 16.856/2003 (Recife), art. 26)."
     )
-    assert f"/cobranca/{charge.pk}/guia/" in verdict.reasons[1]  # how to pay
+    assert f"guia nº {charge.slip_code}, com PIX" in verdict.reasons[1]  # how to pay
+    assert "/cobranca/" not in verdict.reasons[1]  # a sentence shows no raw address (issue 21)
     services.record_payment(actor=None, charge=charge, paid_on=after, reason="pago", method="balcao")
     assert clearance(holder=holder, on=after, procedure="reregistration").clear
     assert Payment.objects.get().amount == Decimal("50.00")

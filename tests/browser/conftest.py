@@ -7,6 +7,7 @@ Fixtures: `browser` (one Chromium per session), `page` (desktop), `phone` (a pho
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -93,6 +94,7 @@ def sign_in(live_server: Any) -> Callable[[Any, str], None]:
         page.fill("#id_username", username)
         page.fill("#id_password", PASSWORD)
         page.click("button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/")
+        # staff land on the home page; a holder's home is their portal (issue 21)
+        page.wait_for_url(re.compile(rf"^{re.escape(live_server.url)}/(portal/)?$"))
 
     return _sign_in

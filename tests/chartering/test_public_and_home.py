@@ -114,7 +114,7 @@ def test_the_company_portal_shows_its_crc_fleet_and_trips_and_nothing_of_others(
     other = pe.company(name="Outra Viação")
     user = company_account(mine)
     client.force_login(user)
-    body = client.get("/").content.decode()
+    body = client.get("/", follow=True).content.decode()
     assert "Meu CRC" in body and Crc.objects.get(company=mine).number in body
     assert Crc.objects.get(company=other).number not in body
     assert client.get(f"/fretamento/empresas/{other.pk}/").status_code == 404

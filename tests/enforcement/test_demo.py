@@ -126,11 +126,14 @@ def test_the_holder_sees_home_and_the_notice_with_the_defense_button(loaded: Any
 
 def _holder_pages(client: Any, code: str) -> None:
     client.force_login(User.objects.get(username=f"permissionario.{code}"))
-    assert client.get("/").status_code == 200
+    assert client.get("/", follow=True).status_code == 200
     page = client.get(f"/fiscalizacao/autos/{_notice(code, 1).pk}/")
     assert page.status_code == 200
     if code == "cabo":  # the Council applies the penalty first (art. 29): nothing to appeal yet
         assert "Aplicação da penalidade pelo Conselho ainda não registrada" in page.content.decode()
+    elif code == "marica":  # an appeal against a fine needs it paid first (art. 70, p.ú.): said up front
+        assert "Antes de recorrer" in page.content.decode()
+        assert "Apresentar defesa" not in page.content.decode()
     else:
         assert "Apresentar defesa" in page.content.decode()
     old = client.get(f"/fiscalizacao/autos/{_notice(code, 3).pk}/").content.decode()

@@ -66,7 +66,7 @@ def test_manager_of_recife_sees_recife_counts_and_nothing_of_esteio(demo: str, c
 def test_holder_home_shows_only_their_own_vehicles(demo: str, client: Any) -> None:
     account = HolderAccount.objects.get(user__username="permissionario.marica")
     client.force_login(account.user)
-    body = client.get("/").content.decode()
+    body = client.get("/", follow=True).content.decode()
     own = Vehicle.objects.filter(holder=account.holder)
     others = Vehicle.objects.filter(jurisdiction_id="marica").exclude(holder=account.holder)
     assert all(v.plate_display in body for v in own)
@@ -108,7 +108,7 @@ def test_holder_home_lists_their_permits(demo: str, client: Any) -> None:
 
     account = HolderAccount.objects.get(user__username="permissionario.recife")
     client.force_login(account.user)
-    body = client.get("/").content.decode()
+    body = client.get("/", follow=True).content.decode()
     own = Permit.objects.filter(holder=account.holder)
     assert own.exists() and all(str(p) in body for p in own)
     others = Permit.objects.filter(jurisdiction_id="recife").exclude(holder=account.holder).exclude(number="")

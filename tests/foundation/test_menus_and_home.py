@@ -39,7 +39,7 @@ def test_every_menu_link_of_every_role_opens_and_refused_ones_are_absent(demo: N
     for code in CODES:
         for username in [f"{role}.{code}" for role in ROLES] + [f"permissionario.{code}"]:
             client.force_login(User.objects.get(username=username))
-            home = client.get("/")
+            home = client.get("/", follow=True)
             assert home.status_code == 200, username
             links = menu_links(home.content.decode())
             assert links, f"{username} sem menu"
@@ -88,12 +88,12 @@ def test_menus_are_shaped_by_role(demo: None, client: Any, code: str) -> None:
 
 def test_holder_menu_is_their_own_pages(demo: None, client: Any) -> None:
     client.force_login(User.objects.get(username="permissionario.recife"))
-    links = menu_links(client.get("/").content.decode())
+    links = menu_links(client.get("/", follow=True).content.decode())
     assert reverse("enforcement:notices") in links and reverse("permits:list") in links
     office = {"workqueue:queue", "billing:charges", "law:values", "registry:holders", "enforcement:bodies"}
     assert not set(links) & {reverse(name) for name in office}
     client.force_login(User.objects.get(username="permissionario.pernambuco"))
-    links = menu_links(client.get("/").content.decode())
+    links = menu_links(client.get("/", follow=True).content.decode())
     assert reverse("permits:list") not in links and reverse("billing:declarations") not in links
 
 

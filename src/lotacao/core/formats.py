@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 
 from babel.dates import format_date
-from babel.numbers import format_currency
+from babel.numbers import format_currency, format_decimal
 
 LOCALE = "pt_BR"
 
@@ -23,3 +23,10 @@ def br_date(value: dt.date | None) -> str:
     if value is None:
         return "—"
     return str(format_date(value, format="dd/MM/yyyy", locale=LOCALE))
+
+
+def br_number(value: Decimal | int | str | None) -> str:
+    """A quantity as Brazilians write it, without trailing zeros: `2`, `2,5`, `1.500`."""
+    if value is None or value == "":
+        return "—"
+    return str(format_decimal(Decimal(str(value)), locale=LOCALE))

@@ -141,3 +141,11 @@ declare(
     doc="A cobrança avisa o módulo dono da dívida (a multa do auto, em fiscalização) quando um "
     "pagamento chega pelo caixa ou pelo extrato bancário; chamado com charge, paid_on, actor e reason.",
 )
+declare(
+    "holder_debts",
+    expected=("enforcement",),
+    doc="O extrato do permissionário (Minhas cobranças, o portal, a API) pergunta a cada módulo "
+    "dono de dívidas as que ainda não são uma cobrança em reais (a multa em unidade fiscal cujo "
+    "valor o órgão não publicou, a multa sem vencimento); chamado com holder e on, devolve uma "
+    "lista de billing.ledger.debts.Debt.",
+)

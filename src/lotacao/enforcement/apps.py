@@ -10,9 +10,10 @@ class EnforcementConfig(AppConfig):
         # Answer the seams lower layers ask through (lotacao.core.providers).
         from lotacao.core import providers
         from lotacao.enforcement import queue
-        from lotacao.enforcement.sanctions import effects, fine_payment, measures
+        from lotacao.enforcement.sanctions import debts, effects, fine_payment, measures
 
         providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
         providers.provide("public_vehicle_info", "enforcement.effects", effects.public_vehicle_info)
         providers.provide("work_items", "enforcement", queue.items)
         providers.provide("charge_paid", "enforcement", fine_payment.charge_paid)
+        providers.provide("holder_debts", "enforcement", debts.holder_debts)

@@ -161,7 +161,7 @@ def staff_items(access: Any, codes: list[str] | None = None) -> list[Item]:
 def holder_links(access: Any, chartering: bool) -> list[Link]:
     """A holder's (or a chartering company's) own pages: theirs only, through the tenant scope."""
     holder = access.holder_id
-    links = [Link("Meu cadastro", reverse("web:home"))]
+    links = [Link("Início", reverse("portal:home"))]
     if not chartering:
         links.append(Link("Minhas permissões", reverse("permits:list")))
     links += [

@@ -3,14 +3,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 
 from lotacao.accounts.models import Role
 from lotacao.chartering import selectors as chartering_selectors
-from lotacao.chartering.models import CharteringCompany
 from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.models import Jurisdiction
 from lotacao.core.vehicle_verdict import has_permits
@@ -98,19 +97,8 @@ def home(request: HttpRequest) -> HttpResponse:
     access = request.access  # type: ignore[attr-defined]
     context: dict[str, Any] = {"access": access}
     if access.is_holder:
-        holder = Holder.objects.select_related("person", "company").get(pk=access.holder_id)
-        company = CharteringCompany.objects.filter(holder=holder).first()
-        if company is not None or (holder.company_id and regulates_chartering(holder.jurisdiction_id)):
-            return _chartering_portal(request, holder, company, context)
-        from lotacao.permits.models import Permit
-
-        context.update(
-            holder=holder,
-            permits=Permit.objects.filter(holder=holder).select_related("line", "vehicle"),
-            vehicles=Vehicle.objects.filter(holder=holder),
-            jurisdiction=Jurisdiction.objects.get(pk=access.holder_jurisdiction),
-        )
-        return render(request, "web/home_holder.html", context)
+        # The holder's home is the portal's (lotacao.portal): what they owe and must do, by when.
+        return HttpResponseRedirect(reverse("portal:home"))
     today = timezone.localdate()
     panels = []
     for jurisdiction in Jurisdiction.objects.filter(active=True):
@@ -129,25 +117,6 @@ def home(request: HttpRequest) -> HttpResponse:
         )
     context["panels"] = panels
     return render(request, "web/home.html", context)
-
-
-def _chartering_portal(
-    request: HttpRequest, holder: Holder, company: CharteringCompany | None, context: dict[str, Any]
-) -> HttpResponse:
-    """A chartering company's portal: its CRC, documents, fleet, trips and lists, notices, fines
-    and FUSP charges (each row through the scoped managers: only its own)."""
-    from lotacao.billing.models import Charge
-    from lotacao.enforcement.models import InfractionNotice
-
-    today = timezone.localdate()
-    context.update(
-        holder=holder,
-        jurisdiction=Jurisdiction.objects.get(pk=holder.jurisdiction_id),
-        summary=chartering_selectors.company_summary(company, today) if company is not None else None,
-        notices=InfractionNotice.objects.filter(holder=holder).order_by("-drawn_up_at")[:20],
-        charges=Charge.objects.filter(holder=holder).order_by("-due_on")[:30],
-    )
-    return render(request, "web/home_chartering.html", context)
 
 
 def health(request: HttpRequest) -> JsonResponse:

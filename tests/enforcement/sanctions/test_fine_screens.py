@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from lotacao.enforcement.models import Fine
+from lotacao.enforcement.sanctions import fines
+from lotacao.web.agency_values import set_agency_value
 from tests.enforcement.sanctions.fine_helpers import (
     BRL,
     _notice,
@@ -24,6 +27,20 @@ def test_notice_page_shows_the_fine_and_the_holder_downloads_the_slip(world: Any
     page = client.get(reverse("enforcement:notice", kwargs={"pk": fine.notice_id})).content.decode()
     assert 'id="multa"' in page and "Registrar pagamento" in page and "Emitir guia" in page
     client.force_login(world.users["holder0.recife"])
+    page = client.get(reverse("enforcement:fine", kwargs={"pk": fine.pk})).content.decode()
+    # no slip without its charge and the agency's PIX key (issue 21): a slip must be payable
+    assert "Baixar guia de pagamento" not in page and "Sem guia de pagamento por enquanto" in page
+    set_agency_value(
+        actor=None,
+        jurisdiction=world.a,
+        parameter="billing.pix",
+        valid_from=dt.date(2020, 1, 1),
+        value={"key": "pix@cttu.recife.pe.gov.br", "beneficiary": "CTTU", "city": "Recife"},
+        cite="Ato da CTTU (teste)",
+        reason="teste",
+    )
+    fines.sync_charge(None, fine, contested=False, on=timezone.localdate(), reason="teste")
+    fine.refresh_from_db()
     page = client.get(reverse("enforcement:fine", kwargs={"pk": fine.pk})).content.decode()
     assert "Baixar guia de pagamento" in page and "Registrar pagamento" not in page
     response = client.get(reverse("enforcement:fine_slip", kwargs={"pk": fine.pk}))

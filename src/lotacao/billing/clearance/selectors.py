@@ -20,7 +20,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Q
-from django.urls import reverse
 
 from lotacao.billing.ledger.models import Charge
 from lotacao.core.formats import br_date, brl
@@ -107,8 +106,8 @@ def clearance(*, holder: Any, on: dt.date, procedure: str) -> Clearance:
     total = sum((c.amount for c in charges), Decimal("0.00"))
     reasons = [
         f"{c.get_kind_display()} em aberto: {c.description} — {brl(c.amount)}, "
-        f"vencida em {br_date(c.due_on)}. Para pagar: guia nº {c.slip_code} "
-        f"(guia com PIX copia e cola em {reverse('billing:slip', args=[c.pk])})."
+        f"vencida em {br_date(c.due_on)}. Para pagar: guia nº {c.slip_code}, com PIX copia e cola "
+        "(em Minhas cobranças)."
         for c in charges
     ]
     where = procedure_citation(pack_for(holder.jurisdiction_id).law, blocked, cite or "", procedure)

@@ -16,15 +16,17 @@ from lotacao.audit import exports as audited_exports
 from lotacao.audit.services import history
 from lotacao.audit.views_base import ScopedListView
 from lotacao.billing import lawdata, permissions
-from lotacao.billing.clearance.selectors import clearance
+from lotacao.billing.clearance.selectors import blocked_procedures, clearance
 from lotacao.billing.forms import AccountForm, CancelForm, FeeForm, PaymentForm
 from lotacao.billing.ledger import services
+from lotacao.billing.ledger.debts import open_debts
 from lotacao.billing.ledger.models import Account, Charge, Payment
 from lotacao.billing.payments import slips
 from lotacao.billing.runs.declarations import parse_month
 from lotacao.billing.viewkit import access, attempt, require, today
 from lotacao.core import exports
 from lotacao.core.exports import Column
+from lotacao.core.vehicle_verdict import has_permits
 from lotacao.registry.models import Holder
 
 
@@ -222,7 +224,17 @@ class HolderLedger(LoginRequiredMixin, View):
         code = holder.jurisdiction_id
         office = permissions.has(access(request), code, permissions.OFFICE)
         fees = [(f, lawdata.description(code, f"fee.{f}")) for f in lawdata.fee_ids(code)]
-        verdicts = [(label, clearance(holder=holder, on=today(), procedure=p)) for p, label in _procedures()]
+        # Only the procedures this law makes depend on clearance (a chartering company never
+        # reads the permit regime's "outorga de permissão" or "cadastro de preposto").
+        blocked, _cite = blocked_procedures(code, today())
+        verdicts = [
+            (label, clearance(holder=holder, on=today(), procedure=p))
+            for p, label in _procedures()
+            if p in blocked
+        ]
+        month = today().replace(day=1)
+        month_slip = slips.holder_month_slip(holder, month, today())
+        debts = open_debts(holder, today())
         return render(
             request,
             "billing/ledger.html",
@@ -230,10 +242,16 @@ class HolderLedger(LoginRequiredMixin, View):
                 "title": f"Cobranças — {holder}",
                 "holder": holder,
                 "charges": Charge.objects.filter(holder=holder).order_by("-due_on", "-id"),
+                "debts": debts,
+                "other_debts": [d for d in debts if d.charge is None],
+                "payable": {d.charge.pk: d for d in debts if d.charge is not None},
                 "account": Account.objects.filter(holder=holder).first(),
                 "verdicts": verdicts,
+                "clear_labels": [label for label, v in verdicts if v.clear],
                 "today": today(),
-                "month": today().replace(day=1),
+                "month": month,
+                "month_slip": month_slip if month_slip.total > 0 and month_slip.pix_code else None,
+                "chartering": not has_permits(code),
                 "office": office,
                 "fee_form": fee_form or (FeeForm(fees=fees) if office and fees else None),
                 "account_form": account_form or (AccountForm(initial={"on": today()}) if office else None),
@@ -300,6 +318,13 @@ class HolderMonthSlip(LoginRequiredMixin, View):
         except Exception:
             month = today().replace(day=1)
         slip = slips.holder_month_slip(holder, month, today())
+        if slip.total <= 0 or not slip.pix_code:
+            # No slip of R$ 0,00 and none without a working PIX code (issue 21).
+            return render(
+                request,
+                "billing/slip_none.html",
+                {"title": slip.title.split(" — ")[0], "slip": slip, "month": month, "holder": holder},
+            )
         if request.GET.get("formato") == "html":
             return render(request, "billing/slip.html", {"title": slip.title, "slip": slip})
         return _pdf(slips.pdf(slip), f"guia-{slip.code}.pdf")

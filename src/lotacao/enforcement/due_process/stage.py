@@ -146,7 +146,25 @@ def after_event(actor: Any, notice: InfractionNotice, on: dt.date) -> None:
 
 
 def stage_context(notice: InfractionNotice) -> dict[str, Any]:
-    """What the notice's pages show of its due process: the stage now and whether it is past due."""
+    """What the notice's pages show of its due process: the stage now, whether it is past due, and
+    what the law requires before a filing can be accepted (Maricá art. 70, parágrafo único: the
+    fine paid first) — said up front, so no form is offered that could only be refused."""
+    from lotacao.enforcement.models import Fine
+    from lotacao.enforcement.sanctions.fine_payment import paid_before_appeal_deadline, slip_refusal
+
     today = timezone.localdate()
     stage = current_stage(notice, today)
-    return {"stage": stage, "stage_late": stage.due is not None and today > stage.due}
+    requirement, how_to_pay, fine = "", "", None
+    if stage.instance is not None and not stage.blocked:
+        paid_first = paid_before_appeal_deadline(notice, str(stage.instance.get("id")))
+        if not paid_first:
+            requirement = paid_first.message
+            fine = Fine.unscoped.filter(notice=notice).first()
+            how_to_pay = slip_refusal(fine, today) if fine is not None else "A multa ainda não foi lançada."
+    return {
+        "stage": stage,
+        "stage_late": stage.due is not None and today > stage.due,
+        "filing_requirement": requirement,
+        "filing_how_to_pay": how_to_pay,
+        "filing_fine": fine,
+    }

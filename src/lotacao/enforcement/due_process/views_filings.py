@@ -84,6 +84,9 @@ class FilingCreate(ObjectView):
         notice = self.get_object(pk)
         channel = self._allowed(request, notice)
         form = FilingForm(request.POST, request.FILES)
+        if stage_context(notice)["filing_requirement"]:
+            # The page said so before any typing; a post that comes anyway changes nothing.
+            return self._render(request, notice, form, status=422)
         if form.is_valid():
             try:
                 filing = filings.file_defense(

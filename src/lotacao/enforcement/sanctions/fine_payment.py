@@ -29,7 +29,7 @@ from django.utils import timezone
 from lotacao.audit.services import update_audited
 from lotacao.billing import services as billing
 from lotacao.billing.models import Charge
-from lotacao.core.formats import br_date, brl
+from lotacao.core.formats import br_date, br_number, brl
 from lotacao.core.law import entry, next_business_day_after, value
 from lotacao.enforcement.due_process.procedure import instances, short_cites
 from lotacao.enforcement.models import Fine, InfractionNotice
@@ -43,8 +43,42 @@ OFFSET_KIND = "enforcement.fine_offset"
 SUSPENSION_KIND = "enforcement.fine_suspension"
 
 
-def slip_available(fine: Fine) -> bool:
-    return fine.status == Status.OPEN and fine.due_on is not None
+def payable_charge(fine: Fine) -> Charge | None:
+    """The open Charge a slip of this fine would collect (its amount in R$), or None."""
+    if fine.status != Status.OPEN or fine.due_on is None or not fine.charge_id:
+        return None
+    charge: Charge | None = Charge.unscoped.filter(
+        pk=fine.charge_id, cancelled=False, paid_on__isnull=True
+    ).first()
+    return charge
+
+
+def slip_refusal(fine: Fine, on: dt.date) -> str:
+    """Why no slip of this fine can be paid on `on` ("" when one can): a slip is offered only with
+    a real amount in R$ and a working PIX code (the agency's key)."""
+    from lotacao.billing import lawdata
+
+    if fine.status != Status.OPEN or fine.due_on is None:
+        return fine.status_note or fine.due_explanation or f"Multa {fine.get_status_display().lower()}."
+    if payable_charge(fine) is None:
+        if fine.in_units:
+            assert fine.units is not None
+            rate, cite, _why = unit_value(fine.jurisdiction_id, fine.unit, on)
+            if rate is None:
+                where = f" ({cite})" if cite else ""
+                return (
+                    f"Multa de {br_number(fine.units)} {fine.unit}: o órgão ainda não publicou o valor da "
+                    f"{fine.unit} vigente em {br_date(on)}{where}. Sem esse valor não há valor em "
+                    "reais nem guia; a guia será oferecida assim que o valor for publicado."
+                )
+        return "A cobrança desta multa ainda não foi lançada: não há guia por enquanto."
+    if lawdata.pix(fine.jurisdiction_id, on) is None:
+        return "O órgão ainda não informou a chave PIX: pague no balcão ou na instituição bancária indicada."
+    return ""
+
+
+def slip_available(fine: Fine, on: dt.date | None = None) -> bool:
+    return not slip_refusal(fine, on or timezone.localdate())
 
 
 @transaction.atomic
@@ -303,7 +337,7 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
             cites,
             "O recurso contra multa exige o pagamento prévio; o auto não foi notificado.",
         )
-    due, more, text = deadline(code, str(rule["fine_paid_first"]), notice.served_on)
+    due, more, _text = deadline(code, str(rule["fine_paid_first"]), notice.served_on)
     cites = tuple(dict.fromkeys([*cites, *more]))
     paid = (
         fine is not None
@@ -315,9 +349,11 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
         assert fine is not None and fine.paid_on is not None
         message = f"Multa paga em {br_date(fine.paid_on)}, dentro do prazo: o recurso pode ser aceito."
     else:
+        # One citation, once: the article that asks the payment first (the deadline's own).
+        where = "; ".join(dict.fromkeys(more)) or ", ".join(cites)
         message = (
-            f"O recurso contra a multa só pode ser aceito depois do pagamento, até {br_date(due)} "
-            f"({', '.join(cites)}). {text}"
+            f"O recurso contra a multa só pode ser aceito depois do pagamento da multa, feito até "
+            f"{br_date(due)} ({where})."
         )
     return PaidFirst(True, paid, due, cites, message)
 

@@ -1,4 +1,10 @@
-"""The payment slip of a fine (guia de pagamento) as PDF (WeasyPrint), in the agency's name."""
+"""The payment slip of a fine (guia de pagamento) as PDF (WeasyPrint), in the agency's name.
+
+The slip collects the fine's billing Charge: its number is the charge's slip code, its amount the
+value in R$ due on the day (a fine in a fiscal unit: the units × the unit's value in force), and
+its QR carries the PIX BR Code "copia e cola" (with CRC) that billing builds for that charge —
+the same code the bank statement brings back. Without a payable charge the screens offer no slip
+(`fine_payment.slip_refusal` says why)."""
 
 from __future__ import annotations
 
@@ -7,33 +13,28 @@ import datetime as dt
 from django.template.loader import render_to_string
 from weasyprint import HTML
 
-from lotacao.core.formats import br_date, brl
+from lotacao.billing.payments import slips
 from lotacao.core.law import pack_for
 from lotacao.core.pdf import qr_data_uri
 from lotacao.enforcement.models import Fine
-
-
-def slip_reference(fine: Fine) -> str:
-    """The text the slip's QR code carries (notice, slip number, due date, amount)."""
-    amount = brl(fine.amount) if fine.amount is not None else f"{fine.units:g} {fine.unit}"
-    return (
-        f"{fine.jurisdiction.official_name} | Multa do auto {fine.notice.number} | guia {fine.slip_count} | "
-        f"vencimento {br_date(fine.due_on)} | {amount}"
-    )
+from lotacao.enforcement.sanctions.fine_payment import payable_charge
 
 
 def slip_html(fine: Fine, *, on: dt.date) -> str:
     notice = fine.notice
+    charge = payable_charge(fine)
+    slip = slips.charge_slip(charge, on) if charge is not None else None
     return render_to_string(
         "enforcement/sanctions/fine_slip.html",
         {
             "fine": fine,
             "notice": notice,
+            "slip": slip,
             "agency": fine.jurisdiction.official_name,
             "jurisdiction": fine.jurisdiction,
             "law_title": pack_for(fine.jurisdiction_id).law_title,
             "citations": [c for c in dict.fromkeys([*fine.due_citations, *notice.citations]) if c],
-            "qr": qr_data_uri(slip_reference(fine)),
+            "qr": qr_data_uri(slip.pix_code) if slip is not None and slip.pix_code else "",
             "today": on,
         },
     )

@@ -204,13 +204,19 @@ class FineSlipPdf(LoginRequiredMixin, View):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         fine: Fine = get_object_or_404(Fine.objects.select_related("notice", "jurisdiction"), pk=pk)
-        if not fine_payment.slip_available(fine):
+        refusal = fine_payment.slip_refusal(fine, timezone.localdate())
+        if refusal:
             # Not a bare 404: the address of a slip issued before a defense, an appeal or a
-            # payment says why there is no slip now and what follows (issue 11).
+            # payment says why there is no slip now and what follows (issue 11); a slip is
+            # offered only with a real amount in R$ and a working PIX code (issue 21).
             return render(
                 request,
                 "enforcement/sanctions/slip_unavailable.html",
-                {"title": f"Guia da multa do auto {fine.notice.number}", "fine": fine},
+                {
+                    "title": f"Guia da multa do auto {fine.notice.number}",
+                    "fine": fine,
+                    "refusal": refusal if fine.status == Fine.Status.OPEN else "",
+                },
             )
         pdf = slip_pdf(fine, on=timezone.localdate())
         response = HttpResponse(pdf, content_type="application/pdf")

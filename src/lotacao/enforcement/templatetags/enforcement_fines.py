@@ -13,7 +13,7 @@ from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine
 from lotacao.enforcement.reading import infraction_day as _infraction_day
 from lotacao.enforcement.sanctions.fine_due import fine_terms
-from lotacao.enforcement.sanctions.fine_payment import slip_available
+from lotacao.enforcement.sanctions.fine_payment import slip_available, slip_refusal
 from lotacao.enforcement.sanctions.refunds import refundable
 
 register = template.Library()
@@ -44,8 +44,9 @@ def fine_context(context: Any, notice: Any) -> dict[str, Any]:
         "due_rule_citation": str(due_rule.citation) if due_rule is not None else "",
         "due_rule_reason": (due_rule.reason or "") if due_rule is not None else "",
         "slip": fine is not None and slip_available(fine),
+        "slip_refusal": slip_refusal(fine, timezone.localdate()) if fine is not None else "",
         # a slip issued before a defense or an appeal: its address stays, and says why it is on hold
-        "slip_on_hold": fine is not None and not slip_available(fine) and fine.slip_count > 0
+        "slip_on_hold": fine is not None and fine.status != Fine.Status.OPEN and fine.slip_count > 0
         and fine.paid_on is None,
         "open": fine is not None and fine.status in (Fine.Status.OPEN, Fine.Status.AWAITING),
         "today": timezone.localdate(),

@@ -1,0 +1,66 @@
+"""The five demo holders' homes (issue 21): each opens from `/` on what they must do and owe, only
+their own; Maricá's fine in UFIMA is listed without a slip; Pernambuco's company reads CRC, fleet
+and trips, never the permit regime's words."""
+
+from __future__ import annotations
+
+import re
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from lotacao.accounts.models import HolderAccount
+from lotacao.billing.models import Charge
+from lotacao.registry.models import Vehicle
+
+CODES = ["recife", "cabo", "esteio", "marica", "pernambuco"]
+
+
+@pytest.fixture
+def demo(db: Any) -> None:
+    call_command("load_demo", "--quiet-logins", stdout=StringIO())
+
+
+def _text(html: str) -> str:
+    main = html[html.find("<main") : html.find("</main>")]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main))
+
+
+def test_every_demo_holder_opens_on_their_own_portal(demo: None, client: Any) -> None:
+    for code in CODES:
+        account = HolderAccount.objects.get(user__username=f"permissionario.{code}")
+        client.force_login(account.user)
+        response = client.get("/", follow=True)
+        assert response.status_code == 200 and response.redirect_chain[-1][0] == "/portal/", code
+        page = _text(response.content.decode())
+        assert "O que fazer e até quando" in page and "O que devo" in page, code
+        others = Vehicle.objects.filter(jurisdiction_id=code).exclude(holder=account.holder)
+        assert not any(v.plate_display in page for v in others), code
+        foreign = Charge.objects.exclude(holder=account.holder).exclude(description="")
+        assert not any(f"guia nº {c.slip_code}" in page for c in foreign), code
+        summary = client.get("/api/portal/summary").json()
+        assert summary["holder"] == str(account.holder), code
+        if code == "pernambuco":
+            assert "Meu CRC" in page and "Frota" in page and "Viagens" in page
+            assert "Permissionário" not in page and "permissão" not in page.lower()
+            assert summary["regime"] == "chartering" and summary["permits"] == []
+        else:
+            assert "Minhas permissões" in page and summary["regime"] == "permits"
+
+
+def test_marica_demo_fine_is_owed_everywhere_and_never_a_zero_slip(demo: None, client: Any) -> None:
+    account = HolderAccount.objects.get(user__username="permissionario.marica")
+    client.force_login(account.user)
+    ledger = _text(client.get(f"/cobranca/permissionario/{account.holder_id}/").content.decode())
+    assert "Nenhuma cobrança" not in ledger and "AI-2026-000003" in ledger
+    assert "Guia do mês" not in ledger and "R$ 0,00" not in ledger
+    home = _text(client.get("/portal/").content.decode())
+    assert "AI-2026-000003" in home and "ainda não publicou o valor da UFIMA" in home
+    api = client.get("/api/portal/summary").json()
+    fine = next(c for c in api["charges_due"] if "AI-2026-000003" in c["description"])
+    assert fine["amount"] is None and fine["slip_url"] is None and "UFIMA" in fine["note"]
+    assert fine["due_on"] is not None
+    month = client.get(f"/cobranca/permissionario/{account.holder_id}/guia/")
+    assert month["Content-Type"].startswith("text/html") and "não há guia" in month.content.decode()
