@@ -34,7 +34,8 @@ def _holder(request: HttpRequest) -> Holder:
     access = _access(request)
     if access is None or not access.is_holder:
         raise PermissionDenied("Esta página é do permissionário: o pedido é feito pela conta dele no portal.")
-    holder: Holder = get_object_or_404(Holder.objects.select_related("person", "company"), pk=access.holder_id)
+    rows = Holder.objects.select_related("person", "company")
+    holder: Holder = get_object_or_404(rows, pk=access.holder_id)
     return holder
 
 
