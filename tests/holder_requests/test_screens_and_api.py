@@ -22,6 +22,14 @@ def test_the_recife_holder_is_no_longer_refused_and_reads_the_law_up_front(world
     for name in ("list", "new_renewal", "new_document", "new_substitution", "new_booking"):
         assert client.get(reverse(f"holder_requests:{name}")).status_code == 200, name
     assert "Meus requerimentos" in client.get(reverse("web:home")).content.decode()
+    vehicle = world.objects["recife"]["registry.vehicle"]
+    InspectionSlot.objects.create(
+        jurisdiction=world.a, starts_at=timezone.now() + dt.timedelta(days=2), place="Pátio", capacity=1
+    )
+    response = client.get(reverse("inspections:schedule", args=[vehicle.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('holder_requests:new_booking')}?veiculo={vehicle.pk}"
+    assert f'value="{vehicle.pk}" selected' in client.get(response["Location"]).content.decode()
 
 
 def test_booking_on_screen_then_the_clerk_confirms(world: Any, client: Any) -> None:

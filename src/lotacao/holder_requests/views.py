@@ -237,6 +237,15 @@ class NewBooking(NewRequest):
         ]
         return forms.BookingForm(data, vehicles=_vehicles(holder), slots=slots)
 
+    def get(self, request: HttpRequest) -> HttpResponse:
+        holder = _holder(request)
+        wanted = request.GET.get("veiculo", "")
+        vehicle = _vehicle(holder, wanted) if wanted.isdigit() and len(wanted) < 12 else None
+        form = self.form(holder)
+        if vehicle is not None:
+            form.initial["vehicle"] = str(vehicle.pk)
+        return self.render_page(request, holder, form, {"vehicle": vehicle} if vehicle else {})
+
     def inputs(self, holder: Holder, data: dict[str, Any]) -> dict[str, Any]:
         slot = InspectionSlot.unscoped.filter(jurisdiction_id=holder.jurisdiction_id, pk=data["slot"]).first()
         return {"vehicle": _vehicle(holder, data["vehicle"]), "slot": slot}
