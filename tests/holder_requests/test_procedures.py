@@ -394,3 +394,48 @@ def test_withdrawal_by_the_holder_only_and_staff_of_another_agency_cannot_decide
     with pytest.raises(ValidationError) as error:
         services.decide_request(actor=make.clerk(j), request=request, approve=True, reasons="x")
     assert "desistiu" in _messages(error)
+
+
+def test_esteio_renewal_file_decide_effect(make: Any) -> None:
+    j = make.jurisdiction("esteio")
+    holder, user = make.holder(j)
+    permit = make.permit(j, holder, valid_for=400)
+    before = permit.valid_until
+    request = services.file_request(actor=user, holder=holder, kind=K.RENEWAL, permit=permit)
+    decided = services.decide_request(
+        actor=make.clerk(j, "gestor"),
+        request=request,
+        approve=True,
+        reasons="Serviço de boa qualidade.",
+        citation="art. 41",
+    )
+    permit.refresh_from_db()
+    assert (
+        permit.valid_until == before.replace(year=before.year + 15) and decided.decision_citation == "art. 41"
+    )
+
+
+def test_marica_renewal_needs_the_new_validity_the_law_does_not_fix(make: Any) -> None:
+    j = make.jurisdiction("marica")
+    holder, user = make.holder(j)
+    permit = make.permit(j, holder)
+    clerk = make.clerk(j)
+    request = services.file_request(actor=user, holder=holder, kind=K.RENEWAL, permit=permit)
+    with pytest.raises(ValidationError) as error:
+        services.decide_request(actor=clerk, request=request, approve=True, reasons="Prorrogação.")
+    assert "informe a nova validade" in _messages(error)
+    until = permit.valid_until + dt.timedelta(days=365)
+    services.decide_request(
+        actor=clerk, request=request, approve=True, reasons="Prorrogação.", valid_until=until
+    )
+    permit.refresh_from_db()
+    assert permit.valid_until == until
+
+
+def test_an_expired_permit_cannot_be_renewed(make: Any) -> None:
+    j = make.jurisdiction("cabo")
+    holder, user = make.holder(j)
+    permit = make.permit(j, holder, valid_for=-5)
+    with pytest.raises(ValidationError) as error:
+        services.file_request(actor=user, holder=holder, kind=K.RENEWAL, permit=permit)
+    assert "vencida" in _messages(error)
