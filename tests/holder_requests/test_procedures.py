@@ -439,3 +439,35 @@ def test_an_expired_permit_cannot_be_renewed(make: Any) -> None:
     with pytest.raises(ValidationError) as error:
         services.file_request(actor=user, holder=holder, kind=K.RENEWAL, permit=permit)
     assert "vencida" in _messages(error)
+
+
+def test_a_document_reviewed_on_its_own_page_meanwhile(make: Any) -> None:
+    from lotacao.documents import services as document_services
+
+    j = make.jurisdiction("recife")
+    holder, user = make.holder(j)
+    clerk = make.clerk(j)
+    code = procedures.document_choices(holder, timezone.localdate())[0][0]
+
+    def filed() -> Request:
+        return services.file_request(
+            actor=user,
+            holder=holder,
+            kind=K.DOCUMENT,
+            document_code=code,
+            file=SimpleUploadedFile("doc.pdf", PDF, content_type="application/pdf"),
+            valid_until=timezone.localdate() + dt.timedelta(days=300),
+        )
+
+    first = filed()
+    document_services.review_document(actor=clerk, document=first.document, accepted=True)
+    done = services.decide_request(actor=clerk, request=first, approve=True, reasons="Conferido.")
+    assert "aceito na análise de documentos" in done.effect
+    second = filed()
+    document_services.review_document(
+        actor=clerk, document=second.document, accepted=False, reason="Rasurado."
+    )
+    with pytest.raises(ValidationError) as error:
+        services.decide_request(actor=clerk, request=second, approve=True, reasons="Conferido.")
+    assert "Rasurado" in _messages(error)
+    assert services.decide_request(actor=clerk, request=second, approve=False, reasons="Rasurado.").effect

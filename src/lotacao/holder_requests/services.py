@@ -275,6 +275,14 @@ def _approve(
         return f"Permissão nº {permit.number} prorrogada: válida até {br_date(permit.valid_until)}."
     if request.kind == K.DOCUMENT:
         assert request.document is not None
+        reviewed = Document.unscoped.get(pk=request.document.pk)
+        if reviewed.status == Document.Status.REFUSED:  # reviewed meanwhile on the document's page
+            raise ValidationError(
+                f"O documento já foi recusado na análise de documentos ({reviewed.refusal_reason}): "
+                "indefira o pedido com o mesmo motivo."
+            )
+        if reviewed.status == Document.Status.ACCEPTED:
+            return f"{reviewed.label}: aceito na análise de documentos."
         document = document_services.review_document(
             actor=actor, document=request.document, accepted=True, reason=reasons, valid_until=valid_until
         )
