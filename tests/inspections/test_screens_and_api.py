@@ -63,7 +63,11 @@ def test_holder_sees_own_vehicle_file_but_cannot_edit(world: Any, client: Any) -
     client.force_login(world.users["holder0.recife"])
     assert client.get(reverse("vehicles:file", args=[vehicle.pk])).status_code == 200
     assert client.get(reverse("vehicles:edit", args=[vehicle.pk])).status_code == 403
-    assert client.get(reverse("inspections:schedule", args=[vehicle.pk])).status_code == 403
+    # the staff's scheduling screen sends the holder to the online booking (issue 21); posting stays refused
+    booking = client.get(reverse("inspections:schedule", args=[vehicle.pk]))
+    assert booking.status_code == 302
+    assert booking["Location"].startswith(reverse("holder_requests:new_booking"))
+    assert client.post(reverse("inspections:schedule", args=[vehicle.pk]), {}).status_code == 403
 
 
 def test_fiscal_records_a_failed_inspection_on_screen(world: Any, client: Any) -> None:

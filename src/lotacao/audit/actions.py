@@ -54,6 +54,13 @@ ACTIONS: dict[str, str] = {
     "agent.restored": "vínculo de preposto restabelecido",
     "ban.recorded": "registro de impedimento",
     "ban.lifted": "levantamento de impedimento",
+    # requests filed online by holders (lotacao.holder_requests)
+    "holder_request.filed": "requerimento protocolado pelo portal",
+    "holder_request.approved": "requerimento deferido",
+    "holder_request.refused": "requerimento indeferido",
+    "holder_request.withdrawn": "desistência do requerimento",
+    "inspection_slot.opened": "abertura de horário de vistoria",
+    "inspection_slot.closed": "fechamento de horário de vistoria",
     # documents
     "document.uploaded": "documento recebido",
     "document.accepted": "documento aceito",

@@ -107,6 +107,8 @@ class Schedule(ObjectView):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         vehicle = self.get_object(pk)
+        if request.access.is_holder:  # type: ignore[attr-defined]  # the holder books a slot online
+            return HttpResponseRedirect(f"{reverse('holder_requests:new_booking')}?veiculo={vehicle.pk}")
         permissions.require(request, vehicle.jurisdiction_id, permissions.INSPECTION_ROLES)
         return self._render(request, vehicle, ScheduleForm(initial={"scheduled_for": timezone.localdate()}))
 

@@ -184,6 +184,8 @@ class ApplicationCreate(LoginRequiredMixin, View):
             raise PermissionDenied
 
     def get(self, request: HttpRequest) -> HttpResponse:
+        if request.access.is_holder:  # type: ignore[attr-defined]
+            return redirect("holder_requests:new_application")  # the holder asks through the portal
         self._allowed(request)
         initial = {"cpf": request.GET.get("cpf", "")}
         return render(

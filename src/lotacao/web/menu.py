@@ -77,6 +77,8 @@ STAFF_ITEMS: tuple[Item, ...] = (
         "Fiscalização",
     ),
     Item("Fila de trabalho", "workqueue:queue", OFFICE, "Atendimento", primary=True),
+    Item("Requerimentos online", "holder_requests:list", OFFICE, "Atendimento", regime="permits"),
+    Item("Horários de vistoria", "holder_requests:slots", OFFICE, "Atendimento", regime="permits"),
     Item("Permissões", "permits:list", OFFICE, "Atendimento", regime="permits"),
     Item("Permissionários", "registry:holders", OFFICE, "Atendimento", regime="permits"),
     Item("Pessoas", "registry:persons", OFFICE, "Atendimento", regime="permits"),
@@ -172,6 +174,7 @@ def holder_links(access: Any, chartering: bool) -> list[Link]:
     ]
     if not chartering:
         links.append(Link("Declarar demanda", reverse("billing:declarations")))
+        links.append(Link("Meus requerimentos", reverse("holder_requests:list")))
     return links
 
 

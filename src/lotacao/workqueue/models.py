@@ -45,6 +45,7 @@ KIND_LABELS = {
     "enforcement.interruption_requested": "Pedido de interrupção do serviço a decidir",
     "enforcement.interruption_over_limit": "Interrupção além do limite anual: desistência",
     "enforcement.crc_repeat": "Reincidência durante sanção do CRC: decidir a majoração",
+    "holder_requests.decide": "Requerimento online a decidir",
 }
 
 
