@@ -8,6 +8,7 @@ import orjson
 from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from ninja import Router, Schema
 from ninja.errors import HttpError
@@ -61,7 +62,9 @@ def public_vehicle(request: HttpRequest, plate: str) -> Any:
     return conditional(request, response)
 
 
-plate_check = require_GET(public_vehicle)  # served directly by lotacao.config.urls, as the operation
+# Served directly by lotacao.config.urls, as the operation: exempt from CSRF as django-ninja's views
+# are (another method is a 405, not CSRF's 403; lotacao.core.middleware makes it problem details).
+plate_check = csrf_exempt(require_GET(public_vehicle))
 
 
 @router.get("/gtfs/{jurisdiction}")
