@@ -9,6 +9,7 @@ Friday → dias úteis, Saturday, Sunday), and each stop with the routes that ca
 from __future__ import annotations
 
 import tempfile
+import zipfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,8 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday")
 def _feed(path: Path, folder: Path, name: str = "enviado") -> Any:
     """The feed, unpacked into `folder` within the upload limits (lotacao.core.uploads: a zip
     bomb is refused by its declared sizes, then by what it really inflates to, rows and time)."""
+    if not zipfile.is_zipfile(path):
+        raise ValidationError("O arquivo enviado não é um GTFS: esperava um arquivo .zip.")
     with open_zip(path, name) as archive:
         names = {Path(info.filename).name for info in archive.members()}
         missing = [n for n in REQUIRED if n not in names]

@@ -8,7 +8,6 @@ import orjson
 from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from ninja import Router, Schema
 from ninja.errors import HttpError
@@ -64,7 +63,8 @@ def public_vehicle(request: HttpRequest, plate: str) -> Any:
 
 # Served directly by lotacao.config.urls, as the operation: exempt from CSRF as django-ninja's views
 # are (another method is a 405, not CSRF's 403; lotacao.core.middleware makes it problem details).
-plate_check = csrf_exempt(require_GET(public_vehicle))
+plate_check = require_GET(public_vehicle)
+plate_check.csrf_exempt = True  # type: ignore[attr-defined]  # as csrf_exempt() marks it, unwrapped
 
 
 @router.get("/gtfs/{jurisdiction}")
