@@ -288,3 +288,19 @@ def test_a_date_beyond_the_horizon_on_a_form_is_a_form_error() -> None:
     assert not form.is_valid()
     assert "01/01/1900" in form.errors["day"][0] and "01/01/1900" in form.errors["when"][0]
     assert Form({"day": "16/06/2025", "when": "16/06/2025 10:00"}).is_valid()
+
+
+def test_an_xlsx_bomb_is_refused_before_openpyxl_opens_it(settings: Any) -> None:
+    from django.core.exceptions import ValidationError
+
+    from lotacao.chartering.forms import read_passengers
+
+    settings.LOTACAO_UPLOAD_MAX_UNZIPPED_BYTES = 4 * 1024 * 1024
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/worksheets/sheet1.xml", b"<row/>" * (1 << 20))
+    upload = SimpleUploadedFile("passageiros.xlsx", out.getvalue())
+    with pytest.raises(ValidationError) as error:
+        read_passengers(upload)
+    assert "descompactado" in error.value.messages[0]
