@@ -82,7 +82,7 @@ def bounded(annotation: Any, seen: set[type]) -> Any:
         return annotation
     args = typing.get_args(annotation)
     if origin is Annotated:
-        return Annotated[(bounded(args[0], seen), *annotation.__metadata__)]  # type: ignore[attr-defined]
+        return Annotated[(bounded(args[0], seen), *annotation.__metadata__)]
     if origin is typing.Literal:
         return annotation
     new = tuple(bounded(arg, seen) for arg in args)

@@ -34,7 +34,7 @@ from lotacao.law.results import DeadlineResult, PenaltyResult
 T = TypeVar("T")
 
 
-class LawError(ValidationError, CaseError):
+class LawError(ValidationError, CaseError):  # type: ignore[misc]  # same attributes, same meaning
     """The engine could not answer (`code` and `field` as the engine gave them). Both a Django
     validation error (views and the API refuse with it) and a CaseError (engine code that catches
     its own error still does)."""
