@@ -62,6 +62,28 @@ def test_inspection_result_before_the_law_is_422(world: Any, client: Any, day: s
     assert inspection.performed_on is None
 
 
+@pytest.mark.parametrize("day", ["16/06/2001", "07/07/0292"])
+def test_inspection_result_before_the_law_on_the_screen_is_a_form_error(
+    world: Any, client: Any, day: str
+) -> None:
+    inspection = Inspection.objects.create(
+        jurisdiction=world.a,
+        vehicle=world.objects["recife"]["registry.vehicle"],
+        scheduled_for=dt.date(2025, 1, 10),
+    )
+    client.force_login(world.users["fiscal.recife"])
+    response = client.post(
+        f"/vistorias/{inspection.pk}/",
+        {"performed_on": day, "faults": "Pneu careca", "reason": "vistoria"},
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "anterior à vigência" in page or "01/01/1900" in page
+    assert 'name="performed_on"' in page  # the form again, with the error on it
+    inspection.refresh_from_db()
+    assert inspection.performed_on is None
+
+
 def test_a_raw_engine_error_is_a_422_on_the_api_and_a_page_on_a_screen(world: Any, client: Any) -> None:
     """The last line of defence: whatever path lets a CaseError out, it is a refusal."""
     from lotacao.api.main import engine_error
