@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 from lotacao.billing.ledger.services import issue_charge
+from tests import clock
 
 
 def test_holder_reads_own_charges_and_clearance_and_files_demand(world: Any, client: Any) -> None:
@@ -37,7 +38,7 @@ def test_holder_reads_own_charges_and_clearance_and_files_demand(world: Any, cli
         f"/api/billing/holders/{holder.pk}/clearance", {"procedure": "reregistration"}
     ).json()
     assert verdict["clear"] is False and verdict["blocking"] == [mine.pk]
-    month = (dt.date.today().replace(day=1) - dt.timedelta(days=1)).strftime("%Y-%m")
+    month = (clock.today().replace(day=1) - dt.timedelta(days=1)).strftime("%Y-%m")
     response = client.post(
         "/api/billing/declarations",
         {"line_id": line.pk, "month": month, "full_passengers": 120},

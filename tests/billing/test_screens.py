@@ -12,6 +12,7 @@ from django.urls import reverse
 from lotacao.billing.ledger.models import Account, Charge
 from lotacao.billing.ledger.services import issue_charge
 from lotacao.billing.runs.models import BillingRun, DemandDeclaration
+from tests import clock
 
 STAFF_PAGES = [
     "billing:charges",
@@ -39,7 +40,7 @@ def test_clerk_issues_a_fee_and_records_its_payment(world: Any, client: Any) -> 
     response = client.post(url, {"taxa": "1", "fee": "certificate", "reason": "balcão"})
     charge = Charge.objects.get(holder=holder, fee="certificate")
     assert response.status_code == 302 and charge.amount == Decimal("10.00")
-    today = dt.date.today().isoformat()
+    today = clock.today().isoformat()
     client.post(
         reverse("billing:charge", args=[charge.pk]), {"paid_on": today, "reference": "R1", "reason": "pago"}
     )
@@ -48,7 +49,7 @@ def test_clerk_issues_a_fee_and_records_its_payment(world: Any, client: Any) -> 
     # a fiscal sees the charge but may not record payments
     client.force_login(world.users["fiscal.recife"])
     other = issue_charge(
-        actor=None, holder=holder, kind="fee", description="x", amount="5", due_on=dt.date.today(), reason="t"
+        actor=None, holder=holder, kind="fee", description="x", amount="5", due_on=clock.today(), reason="t"
     )
     assert (
         client.post(reverse("billing:charge", args=[other.pk]), {"paid_on": today, "reason": "x"}).status_code
@@ -101,7 +102,7 @@ def test_holder_portal_sees_own_charges_files_demand_and_downloads_slips(world: 
         kind="fee",
         description="Minha taxa",
         amount="10",
-        due_on=dt.date.today(),
+        due_on=clock.today(),
         reason="t",
     )
     theirs = issue_charge(
@@ -110,7 +111,7 @@ def test_holder_portal_sees_own_charges_files_demand_and_downloads_slips(world: 
         kind="fee",
         description="Taxa alheia",
         amount="10",
-        due_on=dt.date.today(),
+        due_on=clock.today(),
         reason="t",
     )
     client.force_login(world.users["holder0.recife"])
@@ -120,7 +121,7 @@ def test_holder_portal_sees_own_charges_files_demand_and_downloads_slips(world: 
     assert client.get(reverse("billing:charge", args=[theirs.pk])).status_code == 404
     pdf = client.get(reverse("billing:slip", args=[mine.pk]))
     assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
-    month = (dt.date.today().replace(day=1) - dt.timedelta(days=1)).strftime("%m/%Y")
+    month = (clock.today().replace(day=1) - dt.timedelta(days=1)).strftime("%m/%Y")
     client.post(
         reverse("billing:declarations"),
         {
@@ -135,7 +136,7 @@ def test_holder_portal_sees_own_charges_files_demand_and_downloads_slips(world: 
     )
     declaration = DemandDeclaration.objects.get(holder=holder)
     assert declaration.source == "permissionario" and declaration.full_passengers == 900
-    future = dt.date.today().strftime("%m/%Y")
+    future = clock.today().strftime("%m/%Y")
     body = client.post(
         reverse("billing:declarations"),
         {
@@ -161,11 +162,11 @@ def test_clerk_imports_a_statement_on_screen(world: Any, client: Any) -> None:
         kind="fee",
         description="x",
         amount="10",
-        due_on=dt.date.today(),
+        due_on=clock.today(),
         reason="t",
     )
     client.force_login(world.users["atendente.recife"])
-    upload = io.BytesIO(f"data;valor;codigo\n{dt.date.today():%d/%m/%Y};10,00;{charge.slip_code}\n".encode())
+    upload = io.BytesIO(f"data;valor;codigo\n{clock.today():%d/%m/%Y};10,00;{charge.slip_code}\n".encode())
     upload.name = "extrato.csv"
     response = client.post(
         reverse("billing:imports"), {"jurisdiction": "recife", "file": upload, "reason": "x"}

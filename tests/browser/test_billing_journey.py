@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests import clock
+
 pytestmark = pytest.mark.browser
 
 
@@ -85,7 +87,7 @@ def test_run_pay_by_pix_import_statement_clearance_turns_green(
     from lotacao.billing.payments import pix
 
     url = live_server.url
-    today = dt.date.today()
+    today = clock.today()
     last_month = (today.replace(day=1) - dt.timedelta(days=1)).replace(day=1)
     holder = _prepare(bworld, last_month)
 

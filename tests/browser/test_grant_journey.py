@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from lotacao.core.sample_ids import sample_cpf
+from tests import clock
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +28,7 @@ def _deliver_required_documents(cpf: str) -> None:
     from lotacao.registry.models import Person
 
     person = Person.objects.get(jurisdiction_id="recife", cpf=cpf)
-    today = dt.date.today()
+    today = clock.today()
     for item in requirements("recife", "holder", today).items:
         if item.person_field:  # checked from the person's own record (the CNH typed on the form)
             continue
@@ -61,7 +62,7 @@ def test_clerk_registers_person_and_vehicle_and_grants_a_permit(
     )
     page.fill("#id_cnh_number", "12345678900")
     page.select_option("#id_cnh_category", "D")
-    expiry = dt.date.today() + dt.timedelta(days=900)
+    expiry = clock.today() + dt.timedelta(days=900)
     page.fill(
         "#id_cnh_expiry",
         expiry.isoformat()
@@ -76,7 +77,7 @@ def test_clerk_registers_person_and_vehicle_and_grants_a_permit(
 
     page.goto(f"{url}/cadastro/veiculos/novo/")
     page.fill("#id_plate", "KLM4N56")
-    page.fill("#id_manufacture_year", str(dt.date.today().year - 2))
+    page.fill("#id_manufacture_year", str(clock.today().year - 2))
     page.select_option("#id_category", "van")
     page.fill("#id_seats", "16")
     page.fill("#id_doors", "4")

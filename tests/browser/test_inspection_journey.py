@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests import clock
+
 pytestmark = pytest.mark.browser
 
 
@@ -27,7 +29,7 @@ def test_clerk_records_a_failed_then_a_passed_inspection(
     from lotacao.inspections.models import Inspection, IrregularityNotice
 
     vehicle = bworld.objects["recife"]["registry.vehicle"]
-    today = dt.date.today()
+    today = clock.today()
     sign_in(page, "atendente.recife")
 
     _schedule(page, live_server.url, vehicle.pk, "annual", today)

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests import clock
+
 pytestmark = pytest.mark.browser
 
 
@@ -56,7 +58,7 @@ def test_clerk_draws_a_line_and_writes_an_order_refused_then_fixed(
     assert "Sem versão aprovada" in page.inner_text("#line-status")
     version = LineVersion.objects.get(line__code="N-22")
     assert [s.name for s in version.stops.order_by("sequence")] == ["Ponto 1", "Terminal do Derby"]
-    today = dt.date.today()
+    today = clock.today()
     services.approve_version(  # the manager records the CMTT's resolution
         actor=None,
         version=version,
@@ -97,7 +99,7 @@ def test_a_passenger_opens_the_line_from_the_plate_check(phone: Any, live_server
 
     line = bworld.objects["recife"]["registry.line"]
     vehicle = bworld.objects["recife"]["registry.vehicle"]
-    start = dt.date.today() - dt.timedelta(days=10)
+    start = clock.today() - dt.timedelta(days=10)
     version = services.draft_version(actor=None, line=line, on=start, **version_kwargs("recife"))
     services.approve_version(
         actor=None,

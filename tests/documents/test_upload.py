@@ -16,8 +16,7 @@ from lotacao.audit.models import AuditEvent
 from lotacao.demo.documents import pdf_bytes, png_bytes
 from lotacao.documents import queue, services
 from lotacao.documents.models import Document, SensitiveAccess
-
-TODAY = dt.date.today()
+from tests.clock import today
 
 
 def _pdf(name: str = "certidao.pdf") -> SimpleUploadedFile:
@@ -26,7 +25,7 @@ def _pdf(name: str = "certidao.pdf") -> SimpleUploadedFile:
 
 def _upload(world: Any, code: str = "criminal_record_state", **kw: Any) -> Document:
     person = world.objects["recife"]["registry.person"]
-    kw.setdefault("valid_until", TODAY + dt.timedelta(days=90))
+    kw.setdefault("valid_until", today() + dt.timedelta(days=90))
     return services.upload_document(
         actor=world.users["atendente.recife"],
         person=person,
@@ -78,7 +77,7 @@ def test_a_png_is_accepted_by_content(world: Any) -> None:
         ({"valid_until": None}, "Informe a data de validade"),
         ({"file": SimpleUploadedFile("vazio.pdf", b"")}, "Envie o arquivo"),
         (
-            {"issued_on": TODAY - dt.timedelta(days=5), "valid_until": TODAY - dt.timedelta(days=10)},
+            {"issued_on": today() - dt.timedelta(days=5), "valid_until": today() - dt.timedelta(days=10)},
             "anterior à data de emissão",
         ),
     ],
@@ -225,18 +224,18 @@ def test_api_lists_uploads_reviews_and_logs(world: Any, client: Any) -> None:
 def test_queue_lists_expiring_pending_and_cnh(world: Any) -> None:
     person = world.objects["recife"]["registry.person"]
     clerk = world.users["atendente.recife"]
-    soon = _upload(world, valid_until=TODAY + dt.timedelta(days=10))
+    soon = _upload(world, valid_until=today() + dt.timedelta(days=10))
     services.review_document(actor=clerk, document=soon, accepted=True)
-    far = _upload(world, code="criminal_record_federal", valid_until=TODAY + dt.timedelta(days=200))
+    far = _upload(world, code="criminal_record_federal", valid_until=today() + dt.timedelta(days=200))
     services.review_document(actor=clerk, document=far, accepted=True)
     pending = _upload(world, code="medical_report")
     person.cnh_number, person.cnh_category, person.cnh_expiry = (
         "12345678901",
         "D",
-        TODAY - dt.timedelta(days=1),
+        today() - dt.timedelta(days=1),
     )
     person.save()
-    specs = list(queue.items(TODAY, 30))
+    specs = list(queue.items(today(), 30))
     kinds = {(s.kind, s.key) for s in specs}
     assert ("document.expiring", str(soon.pk)) in kinds
     assert ("document.expiring", str(far.pk)) not in kinds
@@ -245,13 +244,13 @@ def test_queue_lists_expiring_pending_and_cnh(world: Any) -> None:
     cnh = next(s for s in specs if s.kind == "person.cnh")
     assert "venceu" in cnh.title and cnh.url == reverse("people:person", args=[person.pk])
     # a renewed document replaces the expiring one in the queue
-    renewed = _upload(world, valid_until=TODAY + dt.timedelta(days=365))
+    renewed = _upload(world, valid_until=today() + dt.timedelta(days=365))
     services.review_document(actor=clerk, document=renewed, accepted=True)
-    assert ("document.expiring", str(soon.pk)) not in {(s.kind, s.key) for s in queue.items(TODAY, 30)}
+    assert ("document.expiring", str(soon.pk)) not in {(s.kind, s.key) for s in queue.items(today(), 30)}
 
 
 def test_queue_runs_a_fixed_number_of_queries(world: Any, django_assert_max_num_queries: Any) -> None:
     for code in ("criminal_record_state", "criminal_record_federal", "medical_report"):
-        _upload(world, code=code, valid_until=TODAY + dt.timedelta(days=3))
+        _upload(world, code=code, valid_until=today() + dt.timedelta(days=3))
     with django_assert_max_num_queries(4):
-        assert len(list(queue.items(TODAY, 30))) >= 3
+        assert len(list(queue.items(today(), 30))) >= 3

@@ -16,6 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from lotacao.demo.documents import pdf_bytes, png_bytes
 from lotacao.documents import services
 from lotacao.documents.models import Document
+from tests import clock
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +45,7 @@ def _upload(world: Any, data: bytes, name: str) -> Document:
         code="criminal_record_state",
         file=SimpleUploadedFile(name, data),
         reason="balcão",
-        valid_until=dt.date.today() + dt.timedelta(days=90),
+        valid_until=clock.today() + dt.timedelta(days=90),
     )
 
 

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ from lotacao.audit.models import AuditEvent
 from lotacao.core.sample_ids import sample_cnpj, sample_cpf
 from lotacao.registry import services
 from lotacao.registry.models import Company, Holder, Person, Vehicle
+from tests import clock
 
 
 def _nothing_changed(before: tuple[int, int, int, int]) -> bool:
@@ -144,5 +144,5 @@ def test_demo_identifiers_are_valid() -> None:
     from stdnum.br import cnpj, cpf
 
     assert cpf.is_valid(sample_cpf(123456789)) and cnpj.is_valid(sample_cnpj(12345678))
-    assert dt.date.today()  # the demo uses today's year for vehicle ages
+    assert clock.today()  # the demo uses today's year for vehicle ages
     assert Company  # imported for the company tests above

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from lotacao.workqueue import services
 from lotacao.workqueue.models import WorkItem
 from lotacao.workqueue.services import WorkItemSpec
+from tests import clock
 
 DAY = dt.date(2026, 3, 2)
 
@@ -43,7 +44,7 @@ def test_the_nightly_command_uses_every_provider_and_staff_see_only_their_queue(
     world: Any, client: Any
 ) -> None:
     permit = world.objects["recife"]["permits.permit"]
-    permit.valid_until = dt.date.today() + dt.timedelta(days=10)
+    permit.valid_until = clock.today() + dt.timedelta(days=10)
     permit.save()
     out = StringIO()
     call_command("build_work_queue", stdout=out)

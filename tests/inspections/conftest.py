@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
 
 from lotacao.core.sample_ids import sample_cnpj, sample_cpf
-
-TODAY = dt.date.today()
+from tests.clock import today
 
 
 def make_jurisdiction(code: str) -> Any:
@@ -41,7 +39,7 @@ def marica(world: Any) -> dict[str, Any]:
         actor=None,
         jurisdiction=j,
         plate="RMA1B23",
-        manufacture_year=TODAY.year - 3,
+        manufacture_year=today().year - 3,
         category="van",
         seats=16,
         doors=4,
@@ -73,7 +71,7 @@ def pernambuco(world: Any) -> dict[str, Any]:
         actor=None,
         jurisdiction=j,
         plate="PEF1A10",
-        manufacture_year=TODAY.year - 2,
+        manufacture_year=today().year - 2,
         category="bus",
         seats=46,
         doors=2,
@@ -105,7 +103,7 @@ def fresh_vehicle(world: Any, code: str) -> Any:
         actor=None,
         jurisdiction=j,
         plate="FRE5H00",
-        manufacture_year=TODAY.year - 2,
+        manufacture_year=today().year - 2,
         category="van",
         seats=16,
         doors=4,

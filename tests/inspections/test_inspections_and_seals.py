@@ -11,8 +11,9 @@ import pytest
 from lotacao.inspections import services
 from lotacao.inspections.models import Inspection, InsurancePolicy, IrregularityNotice, Reregistration, Seal
 from lotacao.inspections.selectors import current_seal, public_vehicle_info
+from tests.clock import today
 
-from .conftest import TODAY, fresh_vehicle, refused
+from .conftest import fresh_vehicle, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 def _schedule(vehicle: Any, **over: Any) -> Inspection:
     return services.schedule_inspection(
-        actor=None, vehicle=vehicle, scheduled_for=TODAY, reason="agenda", **over
+        actor=None, vehicle=vehicle, scheduled_for=today(), reason="agenda", **over
     )
 
 
@@ -51,12 +52,12 @@ def test_marica_blocks_inspection_while_charges_are_unpaid(marica: Any) -> None:
         kind="fine",
         description="Multa",
         amount="100.00",
-        due_on=TODAY - dt.timedelta(days=10),
+        due_on=today() - dt.timedelta(days=10),
         reason="teste",
     )
     refused(
         lambda: services.record_inspection(
-            actor=None, inspection=inspection, performed_on=TODAY, checklist=ALL_OK, reason="vistoria"
+            actor=None, inspection=inspection, performed_on=today(), checklist=ALL_OK, reason="vistoria"
         ),
         "bloqueada por falta de quitação",
         "art. 27, § 3º",
@@ -77,7 +78,7 @@ def test_failed_then_passed_inspection_in_marica(marica: Any) -> None:
         lambda: services.record_inspection(
             actor=None,
             inspection=failed,
-            performed_on=TODAY,
+            performed_on=today(),
             checklist=answers,
             faults=["Pneu dianteiro gasto"],
             reason="vistoria",
@@ -88,11 +89,11 @@ def test_failed_then_passed_inspection_in_marica(marica: Any) -> None:
     failed.refresh_from_db()
     assert failed.status == Inspection.Status.SCHEDULED
     assert not IrregularityNotice.objects.filter(vehicle=vehicle).exists()
-    due = TODAY + dt.timedelta(days=15)
+    due = today() + dt.timedelta(days=15)
     services.record_inspection(
         actor=None,
         inspection=failed,
-        performed_on=TODAY,
+        performed_on=today(),
         checklist=answers,
         faults=["Pneu dianteiro gasto"],
         representation_due=due,
@@ -103,17 +104,17 @@ def test_failed_then_passed_inspection_in_marica(marica: Any) -> None:
     notice = IrregularityNotice.objects.get(inspection=failed)
     assert notice.representation_due == due and "Pneu dianteiro gasto" in notice.faults
     assert any("Tacógrafo" in f and "art. 24" in f for f in notice.faults)
-    assert current_seal(vehicle, TODAY) is None
+    assert current_seal(vehicle, today()) is None
 
     again = _schedule(vehicle, kind=Inspection.Kind.REPRESENTATION)
     services.record_inspection(
-        actor=None, inspection=again, performed_on=TODAY, checklist=ALL_OK, reason="vistoria"
+        actor=None, inspection=again, performed_on=today(), checklist=ALL_OK, reason="vistoria"
     )
     notice.refresh_from_db()
-    assert notice.resolved_by == again and notice.resolved_on == TODAY
-    seal = current_seal(vehicle, TODAY)
+    assert notice.resolved_by == again and notice.resolved_on == today()
+    seal = current_seal(vehicle, today())
     assert seal is not None and seal.inspection == again
-    assert seal.valid_until == dt.date(TODAY.year + 1, TODAY.month, TODAY.day) - dt.timedelta(days=1)
+    assert seal.valid_until == dt.date(today().year + 1, today().month, today().day) - dt.timedelta(days=1)
     assert any("art. 27" in c for c in seal.citations)
 
 
@@ -132,7 +133,7 @@ def test_recife_seal_waits_for_the_reregistration(world: Any) -> None:
     services.record_inspection(
         actor=None,
         inspection=inspection,
-        performed_on=TODAY,
+        performed_on=today(),
         reason="vistoria",
         checklist=dict.fromkeys(
             (
@@ -153,15 +154,15 @@ def test_recife_seal_waits_for_the_reregistration(world: Any) -> None:
     assert inspection.status == Inspection.Status.PASSED and not Seal.objects.filter(vehicle=vehicle).exists()
     refused(
         lambda: services.issue_seal(actor=None, vehicle=vehicle, reason="selo"),
-        f"selo do exercício {TODAY.year} só é emitido após o recadastramento",
+        f"selo do exercício {today().year} só é emitido após o recadastramento",
         "art. 23",
     )
     campaign = services.open_campaign(
         actor=None,
         jurisdiction=world.a,
-        year=TODAY.year,
-        starts_on=dt.date(TODAY.year, 1, 1),
-        ends_on=dt.date(TODAY.year, 12, 31),
+        year=today().year,
+        starts_on=dt.date(today().year, 1, 1),
+        ends_on=dt.date(today().year, 12, 31),
         reason="calendário",
     )
     entry = services.reregister_vehicle(actor=None, campaign=campaign, vehicle=vehicle, reason="recadastro")
@@ -178,20 +179,22 @@ def test_recife_seal_waits_for_the_reregistration(world: Any) -> None:
     for fee in entry.fees:
         charge = charges[fee["fee"]]
         assert fee["charge_id"] == charge.pk and charge.amount == Decimal(fee["amount"])
-        assert "art. 25" in charge.citation and charge.fund and charge.due_on == TODAY
-    seal = current_seal(vehicle, TODAY)
+        assert "art. 25" in charge.citation and charge.fund and charge.due_on == today()
+    seal = current_seal(vehicle, today())
     assert (
-        seal is not None and seal.valid_until == dt.date(TODAY.year, 12, 31) and seal.reregistration == entry
+        seal is not None
+        and seal.valid_until == dt.date(today().year, 12, 31)
+        and seal.reregistration == entry
     )
 
 
 def test_late_reregistration_and_force_majeure(world: Any) -> None:
     vehicle = fresh_vehicle(world, "recife")
-    start = dt.date(TODAY.year, 1, 1)
+    start = dt.date(today().year, 1, 1)
     campaign = services.open_campaign(
         actor=None,
         jurisdiction=world.a,
-        year=TODAY.year,
+        year=today().year,
         starts_on=start,
         ends_on=start + dt.timedelta(days=1),
         reason="calendário",
@@ -226,9 +229,14 @@ def test_late_reregistration_and_force_majeure(world: Any) -> None:
 
 
 def test_late_reregistration_without_exemption_is_subject_to_the_fine(world: Any) -> None:
-    start = dt.date(TODAY.year, 1, 1)
+    start = dt.date(today().year, 1, 1)
     campaign = services.open_campaign(
-        actor=None, jurisdiction=world.a, year=TODAY.year, starts_on=start, ends_on=start, reason="calendário"
+        actor=None,
+        jurisdiction=world.a,
+        year=today().year,
+        starts_on=start,
+        ends_on=start,
+        reason="calendário",
     )
     entry = services.reregister_vehicle(
         actor=None,
@@ -245,9 +253,9 @@ def test_no_reregistration_campaign_where_the_law_has_none(world: Any) -> None:
         lambda: services.open_campaign(
             actor=None,
             jurisdiction=world.b,
-            year=TODAY.year,
-            starts_on=dt.date(TODAY.year, 1, 1),
-            ends_on=dt.date(TODAY.year, 2, 1),
+            year=today().year,
+            starts_on=dt.date(today().year, 1, 1),
+            ends_on=dt.date(today().year, 2, 1),
             reason="c",
         ),
         "não prevê recadastramento anual",
@@ -257,7 +265,7 @@ def test_no_reregistration_campaign_where_the_law_has_none(world: Any) -> None:
 def test_esteio_seal_validity_is_undefined(world: Any) -> None:
     vehicle = fresh_vehicle(world, "esteio")
     inspection = _schedule(vehicle)
-    services.record_inspection(actor=None, inspection=inspection, performed_on=TODAY, reason="vistoria")
+    services.record_inspection(actor=None, inspection=inspection, performed_on=today(), reason="vistoria")
     inspection.refresh_from_db()
     assert inspection.status == Inspection.Status.PASSED  # no checklist in the law: free-text faults only
     refused(
@@ -272,15 +280,15 @@ def test_esteio_seal_validity_is_undefined(world: Any) -> None:
 
 def test_public_info_reports_an_expired_seal(marica: Any) -> None:
     vehicle = marica["vehicle"]
-    info = public_vehicle_info(vehicle, TODAY)
+    info = public_vehicle_info(vehicle, today())
     assert info["authorized"] is False and info["seal_valid_until"] is None
     assert any("Sem selo de vistoria válido" in r and "art. 40, XXVI" in r for r in info["reasons"])
     inspection = _schedule(vehicle)
     services.record_inspection(
-        actor=None, inspection=inspection, performed_on=TODAY, checklist=ALL_OK, reason="v"
+        actor=None, inspection=inspection, performed_on=today(), checklist=ALL_OK, reason="v"
     )
     seal = Seal.objects.get(vehicle=vehicle)
-    info = public_vehicle_info(vehicle, TODAY)
+    info = public_vehicle_info(vehicle, today())
     assert "authorized" not in info and info["seal_valid_until"] == seal.valid_until.isoformat()
     later = seal.valid_until + dt.timedelta(days=1)
     info = public_vehicle_info(vehicle, later)
@@ -293,13 +301,13 @@ def test_demo_has_insurance_notices_seals_and_a_campaign(db: Any) -> None:
     from lotacao.demo import base as demo
     from lotacao.inspections.models import ReregistrationCampaign
 
-    demo.load(TODAY)
+    demo.load(today())
     assert IrregularityNotice.objects.filter(jurisdiction_id="marica", resolved_on__isnull=True).exists()
     assert Seal.objects.filter(jurisdiction_id="marica").exists()
     assert Seal.objects.filter(jurisdiction_id="recife", reregistration__isnull=False).exists()
-    assert InsurancePolicy.objects.filter(valid_until__lte=TODAY + dt.timedelta(days=30)).count() >= 5
-    assert ReregistrationCampaign.objects.filter(jurisdiction_id="recife", year=TODAY.year).exists()
-    again = demo.load(TODAY)
+    assert InsurancePolicy.objects.filter(valid_until__lte=today() + dt.timedelta(days=30)).count() >= 5
+    assert ReregistrationCampaign.objects.filter(jurisdiction_id="recife", year=today().year).exists()
+    again = demo.load(today())
     assert again.created == 0
 
 

@@ -12,8 +12,7 @@ from django.urls import reverse
 from lotacao.inspections import services
 from lotacao.inspections.models import Inspection, InsurancePolicy, IrregularityNotice, Seal
 from lotacao.registry.models import Vehicle
-
-from .conftest import TODAY
+from tests.clock import today
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +21,7 @@ def _vehicle_post(**over: Any) -> dict[str, Any]:
     data = {
         "jurisdiction": "recife",
         "plate": "PEX1A23",
-        "manufacture_year": TODAY.year - 1,
+        "manufacture_year": today().year - 1,
         "category": "van",
         "seats": 16,
         "doors": 4,
@@ -37,7 +36,7 @@ def test_clerk_registers_a_vehicle_and_sees_the_law_refusal(world: Any, client: 
     client.force_login(world.users["atendente.recife"])
     url = reverse("vehicles:create")
     assert client.get(url).status_code == 200
-    response = client.post(url, _vehicle_post(manufacture_year=TODAY.year - 5))
+    response = client.post(url, _vehicle_post(manufacture_year=today().year - 5))
     body = response.content.decode()
     assert response.status_code == 422
     assert "ingresso admite até 3 anos" in body and "art. 16, II" in body
@@ -46,7 +45,7 @@ def test_clerk_registers_a_vehicle_and_sees_the_law_refusal(world: Any, client: 
     vehicle = Vehicle.objects.get(plate="PEX1A23")
     assert response.status_code == 302 and response["Location"] == reverse("vehicles:file", args=[vehicle.pk])
     page = client.get(response["Location"]).content.decode()
-    assert "Idade limite" in page and f"01/01/{TODAY.year - 1 + 7}" in page
+    assert "Idade limite" in page and f"01/01/{today().year - 1 + 7}" in page
 
 
 def test_fiscal_cannot_register_vehicles_nor_other_jurisdictions(world: Any, client: Any) -> None:
@@ -75,7 +74,7 @@ def test_fiscal_records_a_failed_inspection_on_screen(world: Any, client: Any) -
     client.force_login(world.users["fiscal.recife"])
     response = client.post(
         reverse("inspections:schedule", args=[vehicle.pk]),
-        {"kind": "annual", "scheduled_for": TODAY.isoformat(), "place": "Pátio", "reason": "agenda"},
+        {"kind": "annual", "scheduled_for": today().isoformat(), "place": "Pátio", "reason": "agenda"},
     )
     assert response.status_code == 302
     inspection = Inspection.objects.filter(status="scheduled", place="Pátio").get()
@@ -84,14 +83,14 @@ def test_fiscal_records_a_failed_inspection_on_screen(world: Any, client: Any) -
     assert "Laudos de gases poluentes" in page and "art. 17, III" in page
     # without a re-presentation date, Recife's law fixing none, the screen asks for it
     response = client.post(
-        url, {"performed_on": TODAY.isoformat(), "faults": "Farol queimado", "reason": "v"}
+        url, {"performed_on": today().isoformat(), "faults": "Farol queimado", "reason": "v"}
     )
     assert response.status_code == 422 and "informe a data de reapresentação" in response.content.decode()
-    due = (TODAY + dt.timedelta(days=10)).isoformat()
+    due = (today() + dt.timedelta(days=10)).isoformat()
     response = client.post(
         url,
         {
-            "performed_on": TODAY.isoformat(),
+            "performed_on": today().isoformat(),
             "faults": "Farol queimado",
             "representation_due": due,
             "reason": "v",
@@ -108,12 +107,12 @@ def test_seal_pdf_has_the_plate_and_a_qr_code_to_the_public_page(marica: Any, cl
     from lotacao.inspections.pdf import qr_data_uri, seal_html
 
     vehicle = marica["vehicle"]
-    inspection = services.schedule_inspection(actor=None, vehicle=vehicle, scheduled_for=TODAY, reason="a")
-    items, _, _ = services.checklist_for("marica", TODAY)
+    inspection = services.schedule_inspection(actor=None, vehicle=vehicle, scheduled_for=today(), reason="a")
+    items, _, _ = services.checklist_for("marica", today())
     services.record_inspection(
         actor=None,
         inspection=inspection,
-        performed_on=TODAY,
+        performed_on=today(),
         checklist={i["id"]: True for i in items or []},
         reason="v",
     )
@@ -149,14 +148,14 @@ def test_api_schedule_and_record_result(world: Any, client: Any) -> None:
     base = "/api/inspections"
     response = client.post(
         f"{base}/vehicles/{vehicle.pk}/inspections",
-        json.dumps({"scheduled_for": TODAY.isoformat(), "place": "Pátio"}),
+        json.dumps({"scheduled_for": today().isoformat(), "place": "Pátio"}),
         content_type="application/json",
     )
     assert response.status_code == 201, response.content
     inspection_id = response.json()["id"]
     response = client.post(
         f"{base}/inspections/{inspection_id}/result",
-        json.dumps({"performed_on": TODAY.isoformat(), "faults": ["Banco rasgado"]}),
+        json.dumps({"performed_on": today().isoformat(), "faults": ["Banco rasgado"]}),
         content_type="application/json",
     )
     assert response.status_code == 422 and "reapresentação" in response.json()["errors"][0]
@@ -164,9 +163,9 @@ def test_api_schedule_and_record_result(world: Any, client: Any) -> None:
         f"{base}/inspections/{inspection_id}/result",
         json.dumps(
             {
-                "performed_on": TODAY.isoformat(),
+                "performed_on": today().isoformat(),
                 "faults": ["Banco rasgado"],
-                "representation_due": (TODAY + dt.timedelta(days=7)).isoformat(),
+                "representation_due": (today() + dt.timedelta(days=7)).isoformat(),
             }
         ),
         content_type="application/json",
@@ -188,8 +187,8 @@ def test_api_permissions_and_tenancy(world: Any, client: Any) -> None:
     payload = {
         "insurer": "Seg",
         "number": "1",
-        "valid_from": TODAY.isoformat(),
-        "valid_until": (TODAY + dt.timedelta(days=300)).isoformat(),
+        "valid_from": today().isoformat(),
+        "valid_until": (today() + dt.timedelta(days=300)).isoformat(),
     }
     response = client.post(
         f"{base}/vehicles/{vehicle.pk}/insurance", json.dumps(payload), content_type="application/json"
@@ -207,7 +206,7 @@ def test_api_permissions_and_tenancy(world: Any, client: Any) -> None:
     assert client.get(f"{base}/vehicles/{vehicle.pk}/insurance").status_code == 200
     response = client.post(
         f"{base}/vehicles/{vehicle.pk}/inspections",
-        json.dumps({"scheduled_for": TODAY.isoformat()}),
+        json.dumps({"scheduled_for": today().isoformat()}),
         content_type="application/json",
     )
     assert response.status_code == 403
@@ -232,18 +231,18 @@ def test_queue_lists_what_falls_due(marica: Any) -> None:
         insurer="S",
         number="X",
         reason="a",
-        valid_from=TODAY - dt.timedelta(days=300),
-        valid_until=TODAY + dt.timedelta(days=10),
+        valid_from=today() - dt.timedelta(days=300),
+        valid_until=today() + dt.timedelta(days=10),
     )
     old = Vehicle.objects.create(
         jurisdiction=marica["jurisdiction"],
         plate="RMA9Z99",
-        manufacture_year=TODAY.year - 11,
+        manufacture_year=today().year - 11,
         category="van",
         seats=16,
         doors=4,
     )
-    found = {(i.kind, i.key): i for i in items(TODAY, 30)}
+    found = {(i.kind, i.key): i for i in items(today(), 30)}
     assert ("inspections.insurance", str(vehicle.pk)) in found
     age = found[("inspections.age_limit", str(old.pk))]
     assert "acima da idade limite de 10 anos" in age.title and "substituição até" in age.title
@@ -257,10 +256,10 @@ def test_queue_uses_a_constant_number_of_queries(marica: Any, django_assert_max_
         Vehicle.objects.create(
             jurisdiction=marica["jurisdiction"],
             plate=f"RMB{n % 10}A{n:02d}",
-            manufacture_year=TODAY.year - 12,
+            manufacture_year=today().year - 12,
             category="van",
             seats=16,
             doors=4,
         )
     with django_assert_max_num_queries(12):
-        assert len([i for i in items(TODAY, 30) if i.kind == "inspections.age_limit"]) >= 30
+        assert len([i for i in items(today(), 30) if i.kind == "inspections.age_limit"]) >= 30

@@ -12,8 +12,9 @@ from lotacao.audit.models import AuditEvent
 from lotacao.inspections import rules, services
 from lotacao.inspections.models import InsurancePolicy, VehicleAssessment
 from lotacao.registry.models import Vehicle
+from tests.clock import today
 
-from .conftest import TODAY, fresh_vehicle, refused
+from .conftest import fresh_vehicle, refused
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ def _new(j: Any, **over: Any) -> dict[str, Any]:
     data = {
         "jurisdiction": j,
         "plate": "QQQ1A11",
-        "manufacture_year": TODAY.year - 1,
+        "manufacture_year": today().year - 1,
         "category": "van",
         "seats": 16,
         "doors": 4,
@@ -39,7 +40,7 @@ def _new(j: Any, **over: Any) -> dict[str, Any]:
 def test_recife_refuses_entry_of_a_vehicle_older_than_three_years(world: Any) -> None:
     events = AuditEvent.objects.count()
     refused(
-        lambda: services.admit_vehicle(**_new(world.a, manufacture_year=TODAY.year - 4)),
+        lambda: services.admit_vehicle(**_new(world.a, manufacture_year=today().year - 4)),
         "ingresso admite até 3 anos",
         "Lei Municipal 16.856/2003 (Recife), art. 16, II",
     )
@@ -68,18 +69,18 @@ def test_marica_refuses_keeping_a_vehicle_beyond_ten_years(marica: Any) -> None:
     vehicle = marica["vehicle"]
     refused(
         lambda: services.update_vehicle(
-            actor=None, vehicle=vehicle, changes={"manufacture_year": TODAY.year - 11}, reason="correção"
+            actor=None, vehicle=vehicle, changes={"manufacture_year": today().year - 11}, reason="correção"
         ),
         "limite para van é de 10 anos",
         "(Maricá), art. 25",
     )
     vehicle.refresh_from_db()
-    assert vehicle.manufacture_year == TODAY.year - 3
+    assert vehicle.manufacture_year == today().year - 3
 
 
 def test_age_limit_and_marica_replacement_deadline(marica: Any) -> None:
     vehicle = marica["vehicle"]
-    limit = rules.age_limit(vehicle, TODAY)
+    limit = rules.age_limit(vehicle, today())
     assert limit.limit_years == 10
     assert limit.reached_on == dt.date(vehicle.manufacture_year + 11, 1, 1)
     assert limit.replacement_due is not None
@@ -89,7 +90,7 @@ def test_age_limit_and_marica_replacement_deadline(marica: Any) -> None:
 
 
 def test_recife_has_no_replacement_deadline(world: Any) -> None:
-    limit = rules.age_limit(fresh_vehicle(world, "recife"), TODAY)
+    limit = rules.age_limit(fresh_vehicle(world, "recife"), today())
     assert limit.limit_years == 6 and limit.replacement_due is None
 
 
@@ -103,7 +104,7 @@ def test_recife_refuses_an_older_or_too_old_substitute(world: Any) -> None:
             actor=None,
             replaced=old,
             plate="QQQ1A11",
-            manufacture_year=TODAY.year - 4,
+            manufacture_year=today().year - 4,
             category="van",
             seats=16,
             doors=4,
@@ -123,7 +124,7 @@ def test_marica_refuses_a_substitute_older_than_five_years(marica: Any) -> None:
             actor=None,
             replaced=marica["vehicle"],
             plate="QQQ1A11",
-            manufacture_year=TODAY.year - 6,
+            manufacture_year=today().year - 6,
             category="van",
             seats=16,
             doors=4,
@@ -141,7 +142,7 @@ def test_replacement_requires_proof_of_the_old_vehicle_deregistration(marica: An
             actor=None,
             replaced=old,
             plate="QQQ1A11",
-            manufacture_year=TODAY.year - 1,
+            manufacture_year=today().year - 1,
             category="van",
             seats=16,
             doors=4,
@@ -158,7 +159,7 @@ def test_replacement_requires_proof_of_the_old_vehicle_deregistration(marica: An
         actor=None,
         replaced=old,
         plate="QQQ1A11",
-        manufacture_year=TODAY.year - 1,
+        manufacture_year=today().year - 1,
         category="van",
         seats=16,
         doors=4,
@@ -166,7 +167,7 @@ def test_replacement_requires_proof_of_the_old_vehicle_deregistration(marica: An
         decharacterization_proof="Baixa da placa de aluguel, DETRAN 555",
     )
     old.refresh_from_db()
-    assert old.deregistered_on == TODAY and new.holder == old.holder
+    assert old.deregistered_on == today() and new.holder == old.holder
     decision = VehicleAssessment.objects.get(vehicle=new)
     assert decision.replaced == old and any("art. 25, § 4º" in c for c in decision.citations)
     assert AuditEvent.objects.filter(action="vehicle.deregistered", object_id=str(old.pk)).exists()
@@ -178,7 +179,7 @@ def test_recife_replacement_also_requires_decharacterization(world: Any) -> None
             actor=None,
             replaced=fresh_vehicle(world, "recife"),
             plate="QQQ1A11",
-            manufacture_year=TODAY.year,
+            manufacture_year=today().year,
             category="van",
             seats=16,
             doors=4,
@@ -198,8 +199,8 @@ def test_insurance_below_the_minimum_isrefused(pernambuco: Any) -> None:
         "vehicle": vehicle,
         "insurer": "Seguradora X",
         "number": "A-1",
-        "valid_from": TODAY,
-        "valid_until": TODAY + dt.timedelta(days=365),
+        "valid_from": today(),
+        "valid_until": today() + dt.timedelta(days=365),
         "reason": "apólice",
     }
     refused(
@@ -230,8 +231,8 @@ def test_insurance_without_minimum_in_the_law_is_accepted(world: Any) -> None:
         vehicle=fresh_vehicle(world, "recife"),
         insurer="Seg",
         number="1",
-        valid_from=TODAY,
-        valid_until=TODAY + dt.timedelta(days=30),
+        valid_from=today(),
+        valid_until=today() + dt.timedelta(days=30),
         reason="apólice",
         civil_liability=Decimal("1000"),
     )
@@ -242,8 +243,8 @@ def test_insurance_without_minimum_in_the_law_is_accepted(world: Any) -> None:
             vehicle=policy.vehicle,
             insurer="Seg",
             number="2",
-            valid_from=TODAY,
-            valid_until=TODAY - dt.timedelta(days=1),
+            valid_from=today(),
+            valid_until=today() - dt.timedelta(days=1),
             reason="apólice",
         ),
         "anterior ao início",
@@ -260,14 +261,14 @@ def test_replacement_moves_the_permit_to_the_new_vehicle(marica: Any) -> None:
         vehicle=old,
         number="TP-1",
         status="active",
-        applied_on=TODAY - dt.timedelta(days=100),
-        granted_on=TODAY - dt.timedelta(days=90),
+        applied_on=today() - dt.timedelta(days=100),
+        granted_on=today() - dt.timedelta(days=90),
     )
     new = services.replace_vehicle(
         actor=None,
         replaced=old,
         plate="QQQ1A11",
-        manufacture_year=TODAY.year,
+        manufacture_year=today().year,
         category="van",
         seats=16,
         doors=4,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from tests import clock
 
 from lotacao.law.evaluate import evaluate_case
 from lotacao.law.packs import available_packs, get_pack
@@ -18,7 +19,7 @@ PACKS = available_packs()
 @pytest.mark.parametrize("pack_id", PACKS)
 def test_penalty_parameters_compile_on_each_date_they_change(pack_id: str) -> None:
     pack = get_pack(pack_id)
-    days = {pack.start, dt.date.today()}
+    days = {pack.start, clock.today()}
     for name, param in pack.parameters.items():
         if name.startswith("penalty."):
             days.update(param.starts)

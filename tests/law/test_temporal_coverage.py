@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from tests import clock
 
 from lotacao.law.packs import available_packs, get_pack
 
@@ -31,7 +32,7 @@ def test_every_day_from_the_law_start_resolves_to_exactly_one_entry(pack_id: str
     starts = [e.start for e in param.entries]
     assert starts == sorted(set(starts)), "dates out of order or repeated"
     assert starts[0] <= pack.start, "the law's start is not covered"
-    today = dt.date.today()
+    today = clock.today()
     day = pack.start
     index = 0
     while day <= today:
@@ -58,7 +59,7 @@ def _next(param: object, entry: object) -> dt.date:
 
 
 def test_no_parameter_starts_after_today() -> None:
-    today = dt.date.today()
+    today = clock.today()
     for pack_id in available_packs():
         for name, param in get_pack(pack_id).parameters.items():
             assert param.entries[0].start <= today, f"{pack_id}:{name}"

@@ -3,7 +3,6 @@ waiting for approval and a bus network; each feed passes the GTFS validator; a s
 
 from __future__ import annotations
 
-import datetime as dt
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from django.core.management import call_command
 from lotacao.lines import gtfs, queue, selectors
 from lotacao.lines.models import BusNetwork, LineVersion, Place
 from lotacao.registry.models import Line
+from tests import clock
 from tests.lines.test_gtfs import notices
 
 MUNICIPAL = ["recife", "cabo", "esteio", "marica"]
@@ -20,7 +20,7 @@ MUNICIPAL = ["recife", "cabo", "esteio", "marica"]
 
 def test_the_demo_has_lines_orders_drafts_and_bus_networks(db: Any, tmp_path: Path) -> None:
     call_command("load_demo", stdout=StringIO())
-    today = dt.date.today()
+    today = clock.today()
     for code in MUNICIPAL:
         lines = Line.objects.filter(jurisdiction_id=code)
         in_force = [line for line in lines if selectors.service_order_in_force(line, today)]

@@ -8,6 +8,7 @@ from typing import Any
 from django.urls import reverse
 
 from lotacao.permits.models import Permit
+from tests import clock
 
 
 def _permit(world: Any, code: str = "recife") -> Permit:
@@ -102,7 +103,7 @@ def test_transition_forms_require_reason_and_role(world: Any, client: Any) -> No
     assert response.status_code == 422
     response = client.post(reverse("permits:transfer", args=[permit.pk]), {"reason": "x"})
     assert response.status_code == 403  # Recife: personal and non-transferable, the action is not offered
-    until = (dt.date.today() + dt.timedelta(days=10)).isoformat()
+    until = (clock.today() + dt.timedelta(days=10)).isoformat()
     response = client.post(reverse("permits:suspend", args=[permit.pk]), {"until": until, "reason": "pena"})
     assert response.status_code == 302
     assert Permit.objects.get(pk=permit.pk).status == "suspended"
@@ -125,7 +126,7 @@ def test_term_pdf_has_the_qr_of_the_public_page(world: Any, client: Any, monkeyp
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
     assert seen == ["http://testserver/publico/veiculos/ABA1C23/"] or seen[0].endswith("/veiculos/ABA1C23/")
-    raw = pdf.term_pdf(permit, public_url=seen[0], on=dt.date.today(), uncompressed=True)
+    raw = pdf.term_pdf(permit, public_url=seen[0], on=clock.today(), uncompressed=True)
     assert b"/URI (" + seen[0].encode() + b")" in raw  # the QR's target, also as a link
     assert b"CTTU" in raw or permit.number.encode() in raw
 

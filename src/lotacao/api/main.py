@@ -16,6 +16,7 @@ from ninja.errors import AuthenticationError, HttpError, Throttled
 from ninja.errors import ValidationError as InputError
 
 from lotacao.api.auth import AUTH
+from lotacao.api.bounds import bound_operations
 from lotacao.api.openapi import LotacaoOpenAPISchema
 from lotacao.billing import api as billing_api
 from lotacao.chartering import api as chartering_api
@@ -27,6 +28,7 @@ from lotacao.enforcement.notices import api as enforcement_api
 from lotacao.enforcement.sanctions import api_fines, api_measures
 from lotacao.holder_requests import api as holder_requests_api
 from lotacao.inspections import api as inspections_api
+from lotacao.law.errors import CaseError
 from lotacao.lines import api as lines_api
 from lotacao.ombudsman import api as ombudsman_api
 from lotacao.permits import api as permits_api
@@ -80,11 +82,21 @@ ROUTERS = [
 for prefix, router in ROUTERS:
     api.add_router(prefix, router)
 
+# Every integer and date parameter of every operation is bounded (64 bits; 1900 to 50 years ahead).
+bound_operations(api)
+
 
 # Every error is a problem-details body in Portuguese (lotacao.core.problems).
 @api.exception_handler(ValidationError)
 def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     return refused(exc.messages)
+
+
+# An engine error no service turned into a validation error (lotacao.core.law does it for the
+# pack and the cases it hands out): still a 422 with the engine's Portuguese message.
+@api.exception_handler(CaseError)
+def engine_error(request: HttpRequest, exc: CaseError) -> HttpResponse:
+    return refused([exc.message])
 
 
 # What pydantic says of a parameter or a field, in Portuguese (its English `msg` is never shown).
@@ -104,6 +116,7 @@ INPUT_MESSAGES = {
     "string_too_long": "tem mais de {max_length} caracteres",
     "string_too_short": "deve ter pelo menos {min_length} caracteres",
     "date_parsing": "deve ser uma data no formato AAAA-MM-DD",
+    "date_horizon": "deve ser uma data entre {earliest} e {latest}",
     "date_from_datetime_parsing": "deve ser uma data no formato AAAA-MM-DD",
     "datetime_parsing": "deve ser uma data e hora no formato ISO 8601",
     "datetime_from_date_parsing": "deve ser uma data e hora no formato ISO 8601",

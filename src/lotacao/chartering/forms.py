@@ -15,6 +15,7 @@ from lotacao.registry.forms import date_field
 from lotacao.registry.models import Vehicle
 
 MAX_SHEET_BYTES = 2 * 1024 * 1024
+MAX_SHEET_ROWS = 100_000  # a bus's passengers are tens; this only stops a sheet of empty rows
 
 
 def _moment(label: str, required: bool = True) -> DateTimeField:
@@ -182,6 +183,10 @@ def read_passengers(upload: Any) -> list[tuple[str, str]]:
 def _xlsx_rows(raw: bytes) -> list[list[str]]:
     from openpyxl import load_workbook
 
+    from lotacao.core.uploads import bounded_lines, open_zip
+
+    with open_zip(io.BytesIO(raw), "da planilha") as archive:  # an .xlsx is a zip: no bomb
+        archive.check_declared()
     try:
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except Exception as error:  # openpyxl raises several kinds for a damaged file
@@ -189,7 +194,10 @@ def _xlsx_rows(raw: bytes) -> list[list[str]]:
             "Não foi possível ler a planilha .xlsx: salve-a de novo ou envie um .csv."
         ) from error
     sheet = book.worksheets[0]
-    rows = [["" if c is None else str(c) for c in row[:2]] for row in sheet.iter_rows(values_only=True)]
+    rows = [
+        ["" if c is None else str(c) for c in row[:2]]
+        for row in bounded_lines(sheet.iter_rows(values_only=True), name="da planilha", limit=MAX_SHEET_ROWS)
+    ]
     book.close()
     return rows
 

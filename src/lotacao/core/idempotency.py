@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -67,7 +68,11 @@ def _detail(message: str, status: int) -> str:
 
 
 def payload_hash(payload: Any) -> str:
-    return hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    try:
+        text = orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # an integer beyond 64 bits (orjson's limit): the standard library takes any
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str).encode()
+    return hashlib.sha256(text).hexdigest()
 
 
 def _take_over(row: Any) -> Any | None:

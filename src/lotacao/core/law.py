@@ -17,6 +17,7 @@ engine's Portuguese message, which the API answers with 422 and a screen shows a
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import time
 from collections.abc import Callable, Iterator
@@ -33,11 +34,13 @@ from lotacao.law.results import DeadlineResult, PenaltyResult
 T = TypeVar("T")
 
 
-class LawError(ValidationError):
-    """The engine could not answer (`code` and `field` as the engine gave them)."""
+class LawError(ValidationError, CaseError):  # type: ignore[misc]  # same attributes, same meaning
+    """The engine could not answer (`code` and `field` as the engine gave them). Both a Django
+    validation error (views and the API refuse with it) and a CaseError (engine code that catches
+    its own error still does)."""
 
     def __init__(self, error: CaseError) -> None:
-        super().__init__(error.message, code=error.code)
+        ValidationError.__init__(self, error.message, code=error.code)
         self.engine_code = error.code
         self.field = error.field
 
@@ -63,6 +66,36 @@ def _engine_errors() -> Iterator[None]:
 def _guarded(call: Callable[[], T]) -> T:
     with _engine_errors():
         return call()
+
+
+class DjangoPack(Pack):
+    """The pack as the Django side reads it (`pack_for`): a day the law does not reach is a
+    `LawError` (a validation error, so a 422 or a form error), never the engine's bare CaseError."""
+
+    def resolve(self, name: str, day: dt.date) -> Entry:
+        if day < self.start:
+            raise _before_the_law(self, day)
+        try:
+            return super().resolve(name, day)
+        except CaseError as error:
+            if error.code != "date_before_law":
+                raise LawError(error) from error
+            raise LawError(
+                CaseError(
+                    error.code,
+                    f"A data {day:%d/%m/%Y} é anterior à vigência desta regra da {self.law}.",
+                    error.field,
+                )
+            ) from error
+
+
+def _for_django(pack: Pack) -> Pack:
+    """A copy of `pack` whose `resolve` refuses with a LawError (the engine's own stays as is)."""
+    guarded = copy.copy(pack)
+    guarded.__class__ = DjangoPack
+    guarded._cache = {}
+    return guarded
+
 
 TTL = 5.0
 _CACHE: dict[str, tuple[float, dict[str, list[dict[str, Any]]], Pack]] = {}
@@ -92,7 +125,7 @@ def _layered(code: str) -> tuple[dict[str, list[dict[str, Any]]], Pack]:
     if hit is not None and now - hit[0] < TTL:
         return hit[1], hit[2]
     overrides = agency_overrides(code)
-    pack = get_pack(code).with_overrides(overrides) if overrides else get_pack(code)
+    pack = _for_django(get_pack(code).with_overrides(overrides) if overrides else get_pack(code))
     _CACHE[code] = (now, overrides, pack)
     return overrides, pack
 

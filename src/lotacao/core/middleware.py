@@ -16,12 +16,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import DataError
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.utils.html import escape
 
-from lotacao.core.problems import problem
+from lotacao.core.problems import MEDIA_TYPE, problem
+from lotacao.law.errors import CaseError
 
 NUL = "\x00"
 NUL_MESSAGE = (
@@ -71,15 +73,31 @@ def request_has_nul(request: HttpRequest) -> bool:
     return False
 
 
-def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
+def _bad_request(request: HttpRequest, message: str, status: int = 400) -> HttpResponse:
     if request.path_info.startswith(API_PREFIX):
-        return problem(400, message)
+        return problem(status, message)
+    title = "Dados recusados" if status == 422 else "Requisição inválida"
     page = (
         '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">'
-        "<title>Requisição inválida</title></head><body><h1>Requisição inválida</h1>"
+        f"<title>{title}</title></head><body><h1>{title}</h1>"
         f"<p>{escape(message)}</p><p><a href=\"/\">Voltar ao início</a></p></body></html>"
     )
-    return HttpResponse(page, status=400, content_type="text/html; charset=utf-8")
+    return HttpResponse(page, status=status, content_type="text/html; charset=utf-8")
+
+
+NOT_ALLOWED = "Método não permitido neste endereço da API: use {allowed}."
+
+
+def _not_allowed(response: HttpResponse) -> HttpResponse:
+    """A 405 of the API (django-ninja's and Django's are plain text) as problem details, with the
+    same `Allow` header."""
+    if response.get("Content-Type", "").startswith(MEDIA_TYPE):
+        return response
+    allowed = response.get("Allow", "")
+    answer = problem(405, NOT_ALLOWED.format(allowed=allowed or "outro método"))
+    if allowed:
+        answer["Allow"] = allowed
+    return answer
 
 
 class BadInputMiddleware:
@@ -89,13 +107,23 @@ class BadInputMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request_has_nul(request):
             return _bad_request(request, NUL_MESSAGE)
-        return self.get_response(request)
+        response = self.get_response(request)
+        if response.status_code == 405 and request.path_info.startswith(API_PREFIX):
+            return _not_allowed(response)
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         # A value the database cannot hold (a bigint overflow on PostgreSQL, an int too large for
         # SQLite): the input was wrong, not the server.
         if isinstance(exception, OverflowError | DataError):
             return _bad_request(request, OUT_OF_RANGE_MESSAGE)
+        # The last line of defence for a refusal no view turned into a form error: an engine
+        # error (a date before the law) or a validation error is a 422 with its message, never a
+        # 500. Views should still catch them and show the form again (see lotacao.core.law).
+        if isinstance(exception, CaseError):
+            return _bad_request(request, exception.message, status=422)
+        if isinstance(exception, ValidationError):
+            return _bad_request(request, " ".join(exception.messages), status=422)
         return None
 
 

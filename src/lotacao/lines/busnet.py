@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from lotacao.audit.services import record
 from lotacao.core.models import Jurisdiction
+from lotacao.core.uploads import open_zip
 from lotacao.lines.checks import Network
 from lotacao.lines.models import BusNetwork, BusRoute, BusStop
 
@@ -28,17 +29,20 @@ REQUIRED = ("routes.txt", "trips.txt", "stops.txt", "stop_times.txt")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday")
 
 
-def _feed(path: Path) -> Any:
+def _feed(path: Path, folder: Path, name: str = "enviado") -> Any:
+    """The feed, unpacked into `folder` within the upload limits (lotacao.core.uploads: a zip
+    bomb is refused by its declared sizes, then by what it really inflates to, rows and time)."""
+    if not zipfile.is_zipfile(path):
+        raise ValidationError("O arquivo enviado não é um GTFS: esperava um arquivo .zip.")
+    with open_zip(path, name) as archive:
+        names = {Path(info.filename).name for info in archive.members()}
+        missing = [n for n in REQUIRED if n not in names]
+        if missing:
+            raise ValidationError(f"O GTFS enviado não tem {', '.join(missing)}: nada foi importado.")
+        archive.check_declared()
+        archive.extract_flat(folder)
     try:
-        with zipfile.ZipFile(path) as archive:
-            names = {Path(n).name for n in archive.namelist()}
-    except zipfile.BadZipFile as error:
-        raise ValidationError("O arquivo enviado não é um GTFS: esperava um arquivo .zip.") from error
-    missing = [n for n in REQUIRED if n not in names]
-    if missing:
-        raise ValidationError(f"O GTFS enviado não tem {', '.join(missing)}: nada foi importado.")
-    try:
-        return partridge.load_feed(str(path))
+        return partridge.load_feed(str(folder))
     except Exception as error:  # partridge/pandas raise many kinds on malformed CSV
         raise ValidationError(f"Não foi possível ler o GTFS: {error}. Nada foi importado.") from error
 
@@ -116,10 +120,18 @@ def import_network(
     *, actor: Any, jurisdiction: Jurisdiction, path: Path, source_name: str, reason: str
 ) -> BusNetwork:
     """Read a bus GTFS and make it the jurisdiction's current network (the old one stays, unused)."""
-    feed = _feed(path)
-    days = _day_types(feed)
-    departures, skipped = _departures(feed, days)
-    geometry = _route_geometry(feed, _shapes(feed))
+    with tempfile.TemporaryDirectory() as folder:
+        feed = _feed(path, Path(folder), source_name)
+        try:  # partridge reads each file when first asked: a malformed one fails here
+            days = _day_types(feed)
+            departures, skipped = _departures(feed, days)
+            geometry = _route_geometry(feed, _shapes(feed))
+            for table in ("routes", "stops", "trips", "stop_times", "shapes", "calendar", "feed_info"):
+                getattr(feed, table)  # read now, while the unpacked files exist
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
+            raise ValidationError(
+                f"O GTFS enviado tem um arquivo malformado ({error}): nada foi importado."
+            ) from error
     route_stops: dict[str, set[str]] = defaultdict(set)
     trip_route = dict(zip(feed.trips.trip_id, feed.trips.route_id, strict=True))
     for trip_id, stop_id in zip(feed.stop_times.trip_id, feed.stop_times.stop_id, strict=True):

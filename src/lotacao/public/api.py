@@ -61,7 +61,10 @@ def public_vehicle(request: HttpRequest, plate: str) -> Any:
     return conditional(request, response)
 
 
-plate_check = require_GET(public_vehicle)  # served directly by lotacao.config.urls, as the operation
+# Served directly by lotacao.config.urls, as the operation: exempt from CSRF as django-ninja's views
+# are (another method is a 405, not CSRF's 403; lotacao.core.middleware makes it problem details).
+plate_check = require_GET(public_vehicle)
+plate_check.csrf_exempt = True  # type: ignore[attr-defined]  # as csrf_exempt() marks it, unwrapped
 
 
 @router.get("/gtfs/{jurisdiction}")

@@ -8,16 +8,15 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from lotacao.accounts.models import StaffMembership, User
 from lotacao.enforcement.due_process import application, judging
 from lotacao.enforcement.models import Decision
+from tests.clock import today
 from tests.enforcement.conftest import make_jurisdiction
 from tests.enforcement.due_process.process_helpers import _members, _notice
 
 pytestmark = pytest.mark.django_db
-TODAY = timezone.localdate()
 
 
 def _staff(j: Any, role: str) -> User:
@@ -27,16 +26,18 @@ def _staff(j: Any, role: str) -> User:
 
 
 def _open_council(j: Any) -> Any:
-    council = judging.body_for(j.code, "council", TODAY)
-    members = _members(council, ["Presidente", "Membro 1", "Membro 2"], TODAY - dt.timedelta(days=30))
-    session = judging.schedule_session(actor=None, body=council, held_on=TODAY, reason="Convocação")
+    council = judging.body_for(j.code, "council", today())
+    members = _members(council, ["Presidente", "Membro 1", "Membro 2"], today() - dt.timedelta(days=30))
+    session = judging.schedule_session(actor=None, body=council, held_on=today(), reason="Convocação")
     judging.open_session(actor=None, session=session, present=members, reason="Abertura")
     return session
 
 
 def test_the_council_applies_the_penalty_on_its_screen(world: Any, client: Any) -> None:
     j = make_jurisdiction("cabo")
-    notice = _notice(j, served=TODAY - dt.timedelta(days=3), day=(TODAY - dt.timedelta(days=5)).isoformat())
+    notice = _notice(
+        j, served=today() - dt.timedelta(days=3), day=(today() - dt.timedelta(days=5)).isoformat()
+    )
     session = _open_council(j)
     url = f"/fiscalizacao/autos/{notice.pk}/aplicacao/"
     client.force_login(_staff(j, "atendente"))
@@ -51,7 +52,7 @@ def test_the_council_applies_the_penalty_on_its_screen(world: Any, client: Any) 
         "outcome": "upheld",
         "session": session.pk,
         "reasons": "Infração comprovada.",
-        "decided_on": TODAY.isoformat(),
+        "decided_on": today().isoformat(),
     }
     response = client.post(url, body)
     assert response.status_code == 302, response.content.decode()[:2000]
@@ -65,20 +66,26 @@ def test_the_council_applies_the_penalty_on_its_screen(world: Any, client: Any) 
 
 def test_the_application_needs_the_notice_served_and_a_session(world: Any) -> None:
     j = make_jurisdiction("cabo")
-    unserved = _notice(j, served=None, day=(TODAY - dt.timedelta(days=5)).isoformat())
+    unserved = _notice(j, served=None, day=(today() - dt.timedelta(days=5)).isoformat())
     with pytest.raises(ValidationError, match="ainda não foi notificado"):
         application.apply_penalty(
-            actor=None, notice=unserved, outcome="upheld", reasons="x", decided_on=TODAY
+            actor=None, notice=unserved, outcome="upheld", reasons="x", decided_on=today()
         )
-    served = _notice(j, served=TODAY - dt.timedelta(days=1), day=(TODAY - dt.timedelta(days=5)).isoformat())
+    served = _notice(
+        j, served=today() - dt.timedelta(days=1), day=(today() - dt.timedelta(days=5)).isoformat()
+    )
     with pytest.raises(ValidationError, match="decide em sessão"):
-        application.apply_penalty(actor=None, notice=served, outcome="upheld", reasons="x", decided_on=TODAY)
+        application.apply_penalty(
+            actor=None, notice=served, outcome="upheld", reasons="x", decided_on=today()
+        )
 
 
 def test_no_application_where_the_law_gives_none(world: Any) -> None:
     notice = _notice(
-        world.a, served=TODAY - dt.timedelta(days=1), day=(TODAY - dt.timedelta(days=5)).isoformat()
+        world.a, served=today() - dt.timedelta(days=1), day=(today() - dt.timedelta(days=5)).isoformat()
     )
-    assert application.awaiting(notice, TODAY) is None  # Recife: a defense to the CDTC
+    assert application.awaiting(notice, today()) is None  # Recife: a defense to the CDTC
     with pytest.raises(ValidationError, match="Não há aplicação de penalidade pendente"):
-        application.apply_penalty(actor=None, notice=notice, outcome="upheld", reasons="x", decided_on=TODAY)
+        application.apply_penalty(
+            actor=None, notice=notice, outcome="upheld", reasons="x", decided_on=today()
+        )

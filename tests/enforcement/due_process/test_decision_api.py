@@ -8,13 +8,13 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from lotacao.chartering.models import Sanction
 from lotacao.enforcement.models import BodyMember, Decision
 from lotacao.permits.models import Permit
 from lotacao.web.agency_values import set_agency_value
 from tests.chartering.conftest import pe  # noqa: F401 - the Pernambuco fixture
+from tests.clock import today
 from tests.enforcement.conftest import make_jurisdiction
 from tests.enforcement.due_process.process_helpers import _notice
 from tests.enforcement.due_process.test_application import _open_council, _staff
@@ -23,7 +23,6 @@ from tests.enforcement.sanctions.test_crc_sanctions import _notice as _pe_notice
 from tests.enforcement.scenario_walk import Walk
 
 pytestmark = pytest.mark.django_db
-TODAY = timezone.localdate()
 
 
 def _post(client: Any, url: str, body: dict[str, Any]) -> Any:
@@ -32,10 +31,12 @@ def _post(client: Any, url: str, body: dict[str, Any]) -> Any:
 
 def test_the_council_applies_the_penalty_through_the_api(world: Any, client: Any) -> None:
     j = make_jurisdiction("cabo")
-    notice = _notice(j, served=TODAY - dt.timedelta(days=3), day=(TODAY - dt.timedelta(days=5)).isoformat())
+    notice = _notice(
+        j, served=today() - dt.timedelta(days=3), day=(today() - dt.timedelta(days=5)).isoformat()
+    )
     session = _open_council(j)
     url = f"/api/due-process/notices/{notice.pk}/application"
-    body = {"outcome": "upheld", "reasons": "Infração comprovada.", "decided_on": TODAY.isoformat()}
+    body = {"outcome": "upheld", "reasons": "Infração comprovada.", "decided_on": today().isoformat()}
     client.force_login(_staff(j, "atendente"))
     assert _post(client, url, {**body, "session_id": session.pk}).status_code == 403
     client.force_login(_staff(j, "comissao"))

@@ -7,8 +7,6 @@ import datetime as dt
 from itertools import count
 from typing import Any
 
-from django.utils import timezone
-
 from lotacao.core.sample_ids import sample_cpf
 from lotacao.enforcement.models import (
     Decision,
@@ -17,12 +15,13 @@ from lotacao.enforcement.models import (
 from lotacao.permits.models import Permit
 from lotacao.registry import services as registry
 from lotacao.registry.models import Holder
+from tests.clock import today
 from tests.enforcement.conftest import at, make_jurisdiction
 
-TODAY = timezone.localdate()
 
-
-ON = TODAY - dt.timedelta(days=20)  # the decision became final 20 days ago
+def on() -> dt.date:
+    """The day the decision became final: 20 days ago."""
+    return today() - dt.timedelta(days=20)
 
 
 SEQ = count(1)
@@ -43,9 +42,9 @@ def _permit(j: Any, holder: Any) -> Permit:
         number=f"T-{next(SEQ)}",
         holder=holder,
         status=Permit.Status.ACTIVE,
-        applied_on=TODAY - dt.timedelta(days=400),
-        granted_on=TODAY - dt.timedelta(days=400),
-        valid_until=TODAY + dt.timedelta(days=365),
+        applied_on=today() - dt.timedelta(days=400),
+        granted_on=today() - dt.timedelta(days=400),
+        valid_until=today() + dt.timedelta(days=365),
         term_citation="teste",
     )
 
@@ -78,7 +77,7 @@ def _decision(
     data: dict[str, Any] = {
         "jurisdiction": place["j"],
         "number": f"AI-T-{next(SEQ)}",
-        "drawn_up_at": at((ON - dt.timedelta(days=60)).isoformat()),
+        "drawn_up_at": at((on() - dt.timedelta(days=60)).isoformat()),
         "infraction_code": "teste",
         "offender_kind": "permit_holder",
         "permit": place["permit"],
@@ -91,13 +90,13 @@ def _decision(
         jurisdiction=place["j"],
         notice=row,
         instance="first",
-        decided_on=ON,
+        decided_on=on(),
         outcome=outcome,
         reasons="Fundamentação de teste.",
         penalty=penalty,
         citations=["art. de teste"],
         final=True,
-        final_on=ON,
+        final_on=on(),
     )
 
 

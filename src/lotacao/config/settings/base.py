@@ -213,6 +213,16 @@ LOTACAO_MAP_ATTRIBUTION = os.environ.get("LOTACAO_MAP_ATTRIBUTION", "&copy; cola
 DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
 # The largest uploaded image, in pixels (lotacao.core.uploads; 50 megapixels by default).
 LOTACAO_UPLOAD_MAX_PIXELS = int(os.environ.get("LOTACAO_UPLOAD_MAX_PIXELS", str(50_000_000)))
+# Uploaded archives and tables (lotacao.core.uploads.open_zip, bounded_lines): the most an archive
+# may decompress to, the most lines a table may have, the longest a request may spend unpacking.
+LOTACAO_UPLOAD_MAX_UNZIPPED_BYTES = int(
+    os.environ.get("LOTACAO_UPLOAD_MAX_UNZIPPED_BYTES", str(256 * 1024 * 1024))
+)
+LOTACAO_UPLOAD_MAX_ROWS = int(os.environ.get("LOTACAO_UPLOAD_MAX_ROWS", "5000000"))
+LOTACAO_UPLOAD_MAX_SECONDS = float(os.environ.get("LOTACAO_UPLOAD_MAX_SECONDS", "20"))
+# Dates every form and API operation accepts: from 01/01/1900 to this many years ahead
+# (lotacao.core.horizon).
+LOTACAO_DATE_YEARS_AHEAD = int(os.environ.get("LOTACAO_DATE_YEARS_AHEAD", "50"))
 
 # Idempotent API POSTs (lotacao.core.idempotency): the model that stores the keys, and after how
 # many seconds a key left in progress by a worker that died is taken over by a retry.
