@@ -45,6 +45,10 @@ KIND_LABELS = {
     "enforcement.interruption_requested": "Pedido de interrupção do serviço a decidir",
     "enforcement.interruption_over_limit": "Interrupção além do limite anual: desistência",
     "enforcement.crc_repeat": "Reincidência durante sanção do CRC: decidir a majoração",
+    "duties.incident_late": "Comunicação de ocorrência fora do prazo",
+    "duties.post_accident_inspection": "Vistoria após acidente a agendar",
+    "duties.authorization_requested": "Pedido de autorização prévia a decidir",
+    "duties.report_late": "Relatório periódico não entregue no prazo",
 }
 
 
