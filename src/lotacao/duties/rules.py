@@ -93,6 +93,7 @@ class ReportRule:
     due_days: int | None
     reason: str
     since: dt.date
+    act: str = ""  # the agency's act that supplied the period and deadline, where it did
 
     @property
     def defined(self) -> bool:
@@ -111,11 +112,13 @@ def report_rules(code: str, on: dt.date) -> list[ReportRule]:
         every = due = None
         if found.status == "value":
             every, due = int(found.value["every_months"]), int(found.value["due_days"])
+        law_entry = next((e for e in pack.parameters[name].entries if e.by is None), found)
         rules.append(
             ReportRule(
                 id=name[len(REPORT_PREFIX) :],
                 description=pack.parameters[name].description,
-                citation=str(found.citation),
+                citation=str(law_entry.citation),
+                act=str(found.cite) if found.by is not None else "",
                 every_months=every if every and every > 0 else None,
                 due_days=due if due is not None and due >= 0 else None,
                 reason=found.reason or "",
