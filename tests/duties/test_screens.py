@@ -163,3 +163,25 @@ def test_pages_answer_for_every_role(world: Any, client: Any) -> None:
             assert client.get(url).status_code == 200, (user, url)
     client.logout()
     assert client.get("/deveres/").status_code == 302
+
+
+def test_the_road_check_shows_the_authorizations_in_force(world: Any, client: Any) -> None:
+    from lotacao.duties import services
+
+    row = services.request_authorization(
+        actor=None,
+        holder=world.objects["recife"]["registry.holder"],
+        vehicle=world.objects["recife"]["registry.vehicle"],
+        kind="other_use",
+        starts_on=TODAY,
+        ends_on=TODAY + dt.timedelta(days=1),
+        purpose="Casamento no sábado.",
+    )
+    client.force_login(world.users["fiscal.recife"])
+    before = client.get("/fiscalizacao/autos/novo/?placa=ABA1C23&jurisdicao=recife").content.decode()
+    assert "Nenhuma autorização prévia vigente" in before
+    services.decide_authorization(
+        actor=world.users["gestor.recife"], authorization=row, grant=True, reasons="ok", citation="art. 13, XII"
+    )
+    after = client.get("/fiscalizacao/autos/novo/?placa=ABA1C23&jurisdicao=recife").content.decode()
+    assert "Uso do veículo para outros fins" in after and "art. 13, XII; art. 16, § 2º" in after
