@@ -57,7 +57,9 @@ def marica(world: Any) -> dict[str, Any]:
         reason="teste",
     )
     holder = services.register_holder(actor=None, person=person, reason="teste")
-    user = User.objects.create_user("permissionario.marica", password="senha-de-teste-123", email="p@example.org")
+    user = User.objects.create_user(
+        "permissionario.marica", password="senha-de-teste-123", email="p@example.org"
+    )
     HolderAccount.objects.create(user=user, holder=holder)
     gestor = User.objects.create_user("gestor.marica", password="senha-de-teste-123")
     StaffMembership.objects.create(user=gestor, jurisdiction=j, role=Role.MANAGER.value)

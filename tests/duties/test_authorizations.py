@@ -51,7 +51,9 @@ def test_recife_advertising_granted_issues_the_monthly_fee_and_tells_the_holder(
     assert "Autorização concedida" in message.subject and "Espaço conforme o padrão." in message.body
     assert "advertising" not in message.body
     vehicle = world.objects["recife"]["registry.vehicle"]
-    assert [a["what"] for a in selectors.authorizations_in_force(vehicle, TODAY)] == ["Publicidade no veículo"]
+    assert [a["what"] for a in selectors.authorizations_in_force(vehicle, TODAY)] == [
+        "Publicidade no veículo"
+    ]
     assert selectors.authorizations_in_force(vehicle, TODAY + dt.timedelta(days=60)) == []
 
 
@@ -64,7 +66,11 @@ def test_esteio_sale_of_the_vehicle_denied_with_reasons(world: Any) -> None:
     row = _ask(world, "esteio", "sale")
     assert row.citation.endswith("Anexo II, IV-08")
     services.decide_authorization(
-        actor=world.users["gestor.esteio"], authorization=row, grant=False, reasons="Sem substituto.", citation="art. 21"
+        actor=world.users["gestor.esteio"],
+        authorization=row,
+        grant=False,
+        reasons="Sem substituto.",
+        citation="art. 21",
     )
     row.refresh_from_db()
     assert row.status == Authorization.Status.DENIED and row.charge_id is None
@@ -83,9 +89,16 @@ def test_marica_leaving_the_municipality(world: Any, marica: dict[str, Any]) -> 
     )
     assert row.citation.endswith("art. 40, XIV")
     services.decide_authorization(
-        actor=marica["gestor"], authorization=row, grant=True, reasons="Viagem única.", citation="art. 40, XIV"
+        actor=marica["gestor"],
+        authorization=row,
+        grant=True,
+        reasons="Viagem única.",
+        citation="art. 40, XIV",
     )
-    assert selectors.authorizations_in_force(marica["vehicle"], TODAY)[0]["what"] == "Saída do veículo do município"
+    assert (
+        selectors.authorizations_in_force(marica["vehicle"], TODAY)[0]["what"]
+        == "Saída do veículo do município"
+    )
 
 
 @pytest.mark.parametrize(
@@ -101,8 +114,13 @@ def test_a_kind_the_law_does_not_have_is_refused(world: Any, code: str, kind: st
 def test_marica_has_no_sound_equipment_authorization(world: Any, marica: dict[str, Any]) -> None:
     with pytest.raises(ValidationError, match="não prevê"):
         services.request_authorization(
-            actor=None, holder=marica["holder"], vehicle=marica["vehicle"], kind="sound_equipment",
-            starts_on=TODAY, ends_on=TODAY, purpose="Som.",
+            actor=None,
+            holder=marica["holder"],
+            vehicle=marica["vehicle"],
+            kind="sound_equipment",
+            starts_on=TODAY,
+            ends_on=TODAY,
+            purpose="Som.",
         )
 
 
@@ -127,15 +145,21 @@ def test_decisions_follow_the_state_table(world: Any) -> None:
     gestor = world.users["gestor.recife"]
     row = _ask(world, "recife", "modification")
     with pytest.raises(ValidationError, match="razões"):
-        services.decide_authorization(actor=gestor, authorization=row, grant=True, reasons="", citation="art. 16")
+        services.decide_authorization(
+            actor=gestor, authorization=row, grant=True, reasons="", citation="art. 16"
+        )
     with pytest.raises(ValidationError, match="fundamento"):
         services.decide_authorization(actor=gestor, authorization=row, grant=True, reasons="ok", citation=" ")
-    services.decide_authorization(actor=gestor, authorization=row, grant=True, reasons="ok", citation="art. 16, § 1º")
+    services.decide_authorization(
+        actor=gestor, authorization=row, grant=True, reasons="ok", citation="art. 16, § 1º"
+    )
     with pytest.raises(ValidationError, match="já foi autorizada"):
         services.decide_authorization(actor=gestor, authorization=row, grant=False, reasons="x", citation="y")
     with pytest.raises(ValidationError, match="desistir"):
         services.withdraw_authorization(actor=None, authorization=row)
-    services.revoke_authorization(actor=gestor, authorization=row, reasons="Alteração irregular.", citation="art. 16")
+    services.revoke_authorization(
+        actor=gestor, authorization=row, reasons="Alteração irregular.", citation="art. 16"
+    )
     row.refresh_from_db()
     assert row.status == Authorization.Status.REVOKED
     assert selectors.authorizations_in_force(world.objects["recife"]["registry.vehicle"], TODAY) == []
@@ -151,8 +175,15 @@ def test_a_pending_request_reaches_the_work_queue(world: Any) -> None:
 def test_expiring_authorizations_appear_among_the_holders_deadlines(world: Any) -> None:
     row = _ask(world, "recife", "sound_equipment", ends_on=TODAY + dt.timedelta(days=10))
     services.decide_authorization(
-        actor=world.users["gestor.recife"], authorization=row, grant=True, reasons="ok", citation="art. 13, XLII"
+        actor=world.users["gestor.recife"],
+        authorization=row,
+        grant=True,
+        reasons="ok",
+        citation="art. 13, XLII",
     )
     duties = selectors.holder_duties(world.objects["recife"]["registry.holder"], TODAY)
-    assert {"what": "Autorização termina: equipamento sonoro ou audiovisual do veículo ABA1C23",
-            "due": TODAY + dt.timedelta(days=10), "citation": row.citation} in duties
+    assert {
+        "what": "Autorização termina: equipamento sonoro ou audiovisual do veículo ABA1C23",
+        "due": TODAY + dt.timedelta(days=10),
+        "citation": row.citation,
+    } in duties

@@ -66,7 +66,9 @@ def test_the_deadline_counts_the_day_where_the_jurisdiction_is(world: Any) -> No
     assert report.due_on == dt.date(2025, 6, 10)
 
 
-def test_marica_an_accident_schedules_the_post_accident_inspection(world: Any, marica: dict[str, Any]) -> None:
+def test_marica_an_accident_schedules_the_post_accident_inspection(
+    world: Any, marica: dict[str, Any]
+) -> None:
     from lotacao.inspections.models import Inspection
 
     report = services.report_incident(
@@ -170,7 +172,9 @@ def _post(client: Any, body: dict[str, Any]) -> Any:
 def test_api_holder_reports_an_incident(world: Any, client: Any) -> None:
     client.force_login(world.users["holder0.recife"])
     occurred = (dt.datetime.now(RECIFE) - dt.timedelta(hours=2)).isoformat()
-    answer = _post(client, {"occurred_at": occurred, "kind": "accident", "plate": "ABA-1C23", "description": "Colisão."})
+    answer = _post(
+        client, {"occurred_at": occurred, "kind": "accident", "plate": "ABA-1C23", "description": "Colisão."}
+    )
     assert answer.status_code == 201, answer.content
     data = answer.json()
     assert data["protocol"].startswith("OC-") and data["late"] is False
@@ -183,7 +187,12 @@ def test_api_a_late_report_says_so(world: Any, client: Any) -> None:
     client.force_login(world.users["holder0.recife"])
     answer = _post(
         client,
-        {"occurred_at": "2025-06-06T10:00:00-03:00", "kind": "incident", "plate": "ABA1C23", "description": "Pane."},
+        {
+            "occurred_at": "2025-06-06T10:00:00-03:00",
+            "kind": "incident",
+            "plate": "ABA1C23",
+            "description": "Pane.",
+        },
     )
     assert answer.status_code == 201
     assert answer.json()["late"] is True and answer.json()["due"] == "2025-06-10"
@@ -193,7 +202,12 @@ def test_api_refuses_a_plate_not_the_holders(world: Any, client: Any) -> None:
     client.force_login(world.users["holder1.recife"])  # the van is holder0's
     answer = _post(
         client,
-        {"occurred_at": "2025-06-06T10:00:00-03:00", "kind": "accident", "plate": "ABA1C23", "description": "x"},
+        {
+            "occurred_at": "2025-06-06T10:00:00-03:00",
+            "kind": "accident",
+            "plate": "ABA1C23",
+            "description": "x",
+        },
     )
     assert answer.status_code == 422
     assert answer["Content-Type"].startswith("application/problem+json")
@@ -203,7 +217,12 @@ def test_api_refuses_a_plate_not_the_holders(world: Any, client: Any) -> None:
 
 def test_api_refuses_staff_and_bad_input(world: Any, client: Any) -> None:
     client.force_login(world.users["atendente.recife"])
-    body = {"occurred_at": "2025-06-06T10:00:00-03:00", "kind": "accident", "plate": "ABA1C23", "description": "x"}
+    body = {
+        "occurred_at": "2025-06-06T10:00:00-03:00",
+        "kind": "accident",
+        "plate": "ABA1C23",
+        "description": "x",
+    }
     assert _post(client, body).status_code == 403
     client.force_login(world.users["holder0.recife"])
     assert _post(client, {**body, "kind": "fire"}).status_code == 422

@@ -98,18 +98,32 @@ def test_delivery_refusals(world: Any) -> None:
     holder = world.objects["recife"]["registry.holder"]
     _start(holder, dt.date(2025, 11, 20))
     with pytest.raises(ValidationError, match="ainda não informou"):
-        services.deliver_report(actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1), notes="x")
+        services.deliver_report(
+            actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1), notes="x"
+        )
     with pytest.raises(ValidationError, match="não exige"):
-        services.deliver_report(actor=None, holder=holder, report="tachograph_discs", period_start=dt.date(2026, 1, 1), notes="x")
+        services.deliver_report(
+            actor=None, holder=holder, report="tachograph_discs", period_start=dt.date(2026, 1, 1), notes="x"
+        )
     set_value("recife", "report.operational_data", {"every_months": 1, "due_days": 10})
     with pytest.raises(ValidationError, match="períodos"):
-        services.deliver_report(actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 2), notes="x")
+        services.deliver_report(
+            actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 2), notes="x"
+        )
     with pytest.raises(ValidationError, match="arquivo"):
-        services.deliver_report(actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1))
+        services.deliver_report(
+            actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1)
+        )
     future = dt.date.today().replace(day=1)
     with pytest.raises(ValidationError, match="ainda não terminou"):
-        services.deliver_report(actor=None, holder=holder, report="operational_data", period_start=future, notes="x")
-    services.deliver_report(actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1), notes="x")
+        services.deliver_report(
+            actor=None, holder=holder, report="operational_data", period_start=future, notes="x"
+        )
+    services.deliver_report(
+        actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1), notes="x"
+    )
     with pytest.raises(ValidationError, match="já foi entregue"):
-        services.deliver_report(actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1), notes="y")
+        services.deliver_report(
+            actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1), notes="y"
+        )
     assert PeriodicReport.objects.count() == 1

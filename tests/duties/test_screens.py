@@ -50,7 +50,13 @@ def test_a_refused_form_keeps_what_was_typed_and_records_nothing(world: Any, cli
     vehicle = world.objects["recife"]["registry.vehicle"]
     answer = client.post(
         "/deveres/ocorrencias/nova/",
-        {"veiculo": vehicle.pk, "natureza": "accident", "data": "2099-01-01", "hora": "08:30", "descricao": "Texto X"},
+        {
+            "veiculo": vehicle.pk,
+            "natureza": "accident",
+            "data": "2099-01-01",
+            "hora": "08:30",
+            "descricao": "Texto X",
+        },
     )
     assert answer.status_code == 422
     body = answer.content.decode()
@@ -62,7 +68,13 @@ def test_staff_enter_a_report_by_plate_and_review_it(world: Any, client: Any) ->
     client.force_login(world.users["atendente.recife"])
     answer = client.post(
         "/deveres/ocorrencias/nova/",
-        {"placa": "ABA1C23", "natureza": "incident", "data": "2025-06-06", "hora": "10:00", "descricao": "Pane elétrica."},
+        {
+            "placa": "ABA1C23",
+            "natureza": "incident",
+            "data": "2025-06-06",
+            "hora": "10:00",
+            "descricao": "Pane elétrica.",
+        },
     )
     assert answer.status_code == 302
     report = IncidentReport.objects.get()
@@ -133,7 +145,12 @@ def test_reports_page_for_the_holder_and_for_staff(world: Any, client: Any) -> N
     client.force_login(world.users["gestor.recife"])
     page = client.get("/deveres/relatorios/").content.decode()
     assert "valores a informar" in page and "art. 13, XXVI" in page
-    set_value("recife", "report.operational_data", {"every_months": 1, "due_days": 10}, since=TODAY.replace(day=1) - dt.timedelta(days=70))
+    set_value(
+        "recife",
+        "report.operational_data",
+        {"every_months": 1, "due_days": 10},
+        since=TODAY.replace(day=1) - dt.timedelta(days=70),
+    )
     from lotacao.permits.models import Permit
 
     Permit.unscoped.filter(holder=holder).update(granted_on=TODAY - dt.timedelta(days=70))
@@ -151,7 +168,9 @@ def test_reports_page_for_the_holder_and_for_staff(world: Any, client: Any) -> N
     home = client.get("/deveres/").content.decode()
     assert "Prazos" in home
     client.force_login(world.users["holder1.recife"])
-    assert client.get(f"/deveres/relatorios/?permissionario={holder.pk}").status_code == 200  # their own, ignored
+    assert (
+        client.get(f"/deveres/relatorios/?permissionario={holder.pk}").status_code == 200
+    )  # their own, ignored
     client.force_login(world.users["atendente.esteio"])
     assert client.get(f"/deveres/relatorios/?permissionario={holder.pk}").status_code == 404
 
@@ -181,7 +200,11 @@ def test_the_road_check_shows_the_authorizations_in_force(world: Any, client: An
     before = client.get("/fiscalizacao/autos/novo/?placa=ABA1C23&jurisdicao=recife").content.decode()
     assert "Nenhuma autorização prévia vigente" in before
     services.decide_authorization(
-        actor=world.users["gestor.recife"], authorization=row, grant=True, reasons="ok", citation="art. 13, XII"
+        actor=world.users["gestor.recife"],
+        authorization=row,
+        grant=True,
+        reasons="ok",
+        citation="art. 13, XII",
     )
     after = client.get("/fiscalizacao/autos/novo/?placa=ABA1C23&jurisdicao=recife").content.decode()
     assert "Uso do veículo para outros fins" in after and "art. 13, XII; art. 16, § 2º" in after

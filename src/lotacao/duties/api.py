@@ -70,7 +70,7 @@ def _incident_out(report: IncidentReport) -> IncidentOut:
         late=report.late,
         citations=list(report.citations),
         deadline=report.deadline_text,
-        inspection_on=report.inspection.scheduled_for if report.inspection_id else None,
+        inspection_on=report.inspection.scheduled_for if report.inspection is not None else None,
     )
 
 
@@ -78,7 +78,8 @@ def _holder(request: HttpRequest) -> Holder:
     access = getattr(request, "access", None)
     if access is None or access.holder_id is None:
         raise HttpError(403, "Só o permissionário, com a sua conta, comunica ocorrências por aqui.")
-    return Holder.objects.get(pk=access.holder_id)
+    holder: Holder = Holder.objects.get(pk=access.holder_id)
+    return holder
 
 
 @router.post("/portal/incidents", response={201: IncidentOut})

@@ -24,7 +24,9 @@ def period_of(rule: ReportRule, day: dt.date) -> tuple[dt.date, dt.date, dt.date
     return start, end, end + dt.timedelta(days=rule.due_days)
 
 
-def periods_between(rule: ReportRule, first_day: dt.date, today: dt.date) -> list[tuple[dt.date, dt.date, dt.date]]:
+def periods_between(
+    rule: ReportRule, first_day: dt.date, today: dt.date
+) -> list[tuple[dt.date, dt.date, dt.date]]:
     """The finished periods from the one containing `first_day` (never before the rule's start) to
     today's, newest first, at most MAX_PERIODS."""
     found = period_of(rule, max(first_day, rule.since))

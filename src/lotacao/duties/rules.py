@@ -52,7 +52,12 @@ def incident_deadline(code: str, occurred_on: dt.date) -> dict[str, Any]:
     if entry(code, "deadline." + INCIDENT_DEADLINE, occurred_on) is None:
         return {"due": None, "explanation": "A lei não fixa prazo para esta comunicação.", "citations": []}
     result = evaluate_deadline(
-        {"jurisdiction": code, "kind": "deadline", "deadline": INCIDENT_DEADLINE, "date": occurred_on.isoformat()}
+        {
+            "jurisdiction": code,
+            "kind": "deadline",
+            "deadline": INCIDENT_DEADLINE,
+            "date": occurred_on.isoformat(),
+        }
     )
     return dict(result)
 
@@ -75,9 +80,7 @@ def suggested_infractions(code: str, parameter: str, on: dt.date) -> list[dict[s
     for item in found.value:
         infraction = pack.infractions.get(item)
         if infraction is not None:
-            out.append(
-                {"code": item, "description": infraction.description, "citation": infraction.citation}
-            )
+            out.append({"code": item, "description": infraction.description, "citation": infraction.citation})
     return out
 
 

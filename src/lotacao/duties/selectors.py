@@ -57,9 +57,7 @@ class Period:
 def report_periods(holder: Holder, today: dt.date) -> list[Period]:
     """Every finished period of each report the law (or the agency) defines, newest first."""
     code = holder.jurisdiction_id
-    delivered = {
-        (r.report, r.period_start): r for r in PeriodicReport.unscoped.filter(holder=holder)
-    }
+    delivered = {(r.report, r.period_start): r for r in PeriodicReport.unscoped.filter(holder=holder)}
     start = holder_start(holder)
     out = []
     for rule in rules.report_rules(code, today):
@@ -126,7 +124,7 @@ def holder_duties(holder: Holder, today: dt.date) -> list[dict[str, Any]]:
         out.append(
             {
                 "what": f"Levar o veículo {report.vehicle} à vistoria após o acidente ({report.protocol})",
-                "due": report.inspection.scheduled_for,
+                "due": report.inspection.scheduled_for if report.inspection else None,
                 "citation": report.citations[-1] if report.citations else "",
             }
         )
@@ -162,7 +160,9 @@ def work_items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
         for period in report_periods(holder, today):
             if not period.overdue:
                 continue
-            infractions = rules.suggested_infractions(holder.jurisdiction_id, rules.REPORT_INFRACTIONS, period.end)
+            infractions = rules.suggested_infractions(
+                holder.jurisdiction_id, rules.REPORT_INFRACTIONS, period.end
+            )
             words = "; ".join(f"{i['citation']} — {i['description']}" for i in infractions)
             yield WorkItemSpec(
                 jurisdiction_id=holder.jurisdiction_id,

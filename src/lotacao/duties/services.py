@@ -109,13 +109,17 @@ def report_incident(
     jurisdiction = Jurisdiction.objects.get(pk=holder.jurisdiction_id)
     code = jurisdiction.code
     if kind not in IncidentReport.Kind.values:
-        raise ValidationError("Informe se foi um acidente ou outro fato que interrompeu ou alterou o serviço.")
+        raise ValidationError(
+            "Informe se foi um acidente ou outro fato que interrompeu ou alterou o serviço."
+        )
     if source not in IncidentReport.Source.values:
         raise ValidationError("Origem da comunicação desconhecida.")
     if vehicle.holder_id != holder.pk or vehicle.jurisdiction_id != code:
         raise ValidationError(f"O veículo {vehicle} não está cadastrado em nome deste permissionário.")
     if vehicle.deregistered_on is not None:
-        raise ValidationError(f"O veículo {vehicle} foi baixado do serviço em {br_date(vehicle.deregistered_on)}.")
+        raise ValidationError(
+            f"O veículo {vehicle} foi baixado do serviço em {br_date(vehicle.deregistered_on)}."
+        )
     text = _need(description, "Descreva o que aconteceu.")
     if timezone.is_naive(occurred_at):
         raise ValidationError("Informe a data e a hora do fato com o fuso horário.")
@@ -131,7 +135,8 @@ def report_incident(
     if rule is None or kind not in rule:
         what = IncidentReport.Kind(kind).label.lower()
         raise ValidationError(
-            f"A {rules.law_name(code)} não prevê a comunicação de {what} ao órgão gestor: nada foi registrado."
+            f"A {rules.law_name(code)} não prevê a comunicação de {what} ao órgão gestor: "
+            "nada foi registrado."
         )
     deadline = rules.incident_deadline(code, occurred_on)
     due = dt.date.fromisoformat(deadline["due"]) if deadline.get("due") else None
@@ -168,7 +173,12 @@ def report_incident(
     create_audited(actor=actor, instance=report, reason=reason, action="duties.incident_reported")
     for file, content_type, size, digest in checked:
         IncidentPhoto.unscoped.create(
-            jurisdiction_id=code, report=report, file=file, content_type=content_type, size=size, sha256=digest
+            jurisdiction_id=code,
+            report=report,
+            file=file,
+            content_type=content_type,
+            size=size,
+            sha256=digest,
         )
     if needs_inspection:
         _schedule_inspection(actor, report, reported_on)
@@ -332,7 +342,9 @@ def decide_authorization(
     }
     if grant and row.kind == Authorization.Kind.ADVERTISING and row.months:
         changes["charge"] = _advertising_fee(actor, row, day)
-    update_audited(actor=actor, instance=row, changes=changes, reason=reason, action="duties.authorization_decided")
+    update_audited(
+        actor=actor, instance=row, changes=changes, reason=reason, action="duties.authorization_decided"
+    )
     _notify(row)
     return row
 
@@ -409,7 +421,9 @@ def revoke_authorization(
 
 
 @transaction.atomic
-def withdraw_authorization(*, actor: Any, authorization: Authorization, reason: str = "Desistência") -> Authorization:
+def withdraw_authorization(
+    *, actor: Any, authorization: Authorization, reason: str = "Desistência"
+) -> Authorization:
     row = Authorization.unscoped.select_for_update().get(pk=authorization.pk)
     states.require(row, "withdraw")
     return update_audited(

@@ -33,7 +33,8 @@ def _access(request: HttpRequest) -> Any:
 def _own_holder(request: HttpRequest) -> Holder | None:
     access = _access(request)
     if access is not None and access.holder_id is not None:
-        return Holder.objects.select_related("person", "company").get(pk=access.holder_id)
+        holder: Holder = Holder.objects.select_related("person", "company").get(pk=access.holder_id)
+        return holder
     return None
 
 
@@ -67,12 +68,15 @@ def _vehicle_for(request: HttpRequest, holder: Holder | None, raw_plate: str, ve
     """The holder's chosen vehicle, or the vehicle staff typed by plate (in their scope)."""
     if holder is not None:
         try:
-            return Vehicle.objects.get(pk=int(vehicle_id), holder=holder)
+            own: Vehicle = Vehicle.objects.get(pk=int(vehicle_id), holder=holder)
+            return own
         except (ValueError, Vehicle.DoesNotExist) as error:
             raise ValidationError("Escolha um dos seus veículos.") from error
     plate = clean_plate(raw_plate)
     codes = _staff_codes(request, permissions.RECORD_ROLES)
-    found = Vehicle.objects.filter(plate=plate, jurisdiction_id__in=codes).select_related("holder").first()
+    found: Vehicle | None = (
+        Vehicle.objects.filter(plate=plate, jurisdiction_id__in=codes).select_related("holder").first()
+    )
     if found is None or found.holder_id is None:
         raise ValidationError(f"A placa {plate} não é de um veículo cadastrado com permissionário.")
     return found
@@ -91,7 +95,9 @@ class DutiesHome(LoginRequiredMixin, View):
             context["deadlines"] = selectors.holder_duties(holder, today)
             context["kinds"] = rules.authorization_kinds(holder.jurisdiction_id, today)
             context["incident_rule"] = rules.incident_rule(holder.jurisdiction_id, today)
-        context["incidents"] = IncidentReport.objects.select_related("vehicle", "holder__person", "holder__company")[:10]
+        context["incidents"] = IncidentReport.objects.select_related(
+            "vehicle", "holder__person", "holder__company"
+        )[:10]
         context["authorizations"] = Authorization.objects.select_related(
             "vehicle", "holder__person", "holder__company"
         )[:10]
@@ -178,7 +184,9 @@ class IncidentCreate(LoginRequiredMixin, View):
 
 
 class IncidentDetail(LoginRequiredMixin, View):
-    def _render(self, request: HttpRequest, report: IncidentReport, errors: list[str], status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, report: IncidentReport, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         return render(
             request,
             "duties/incident.html",
@@ -195,7 +203,9 @@ class IncidentDetail(LoginRequiredMixin, View):
         )
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        report = get_object_or_404(IncidentReport.objects.select_related("vehicle", "inspection", "holder"), pk=pk)
+        report = get_object_or_404(
+            IncidentReport.objects.select_related("vehicle", "inspection", "holder"), pk=pk
+        )
         return self._render(request, report, [])
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -204,7 +214,10 @@ class IncidentDetail(LoginRequiredMixin, View):
             raise PermissionDenied("Seu perfil não permite analisar comunicações.")
         try:
             services.review_incident(
-                actor=request.user, report=report, note=request.POST.get("analise", ""), reason="Análise da comunicação"
+                actor=request.user,
+                report=report,
+                note=request.POST.get("analise", ""),
+                reason="Análise da comunicação",
             )
         except ValidationError as error:
             return self._render(request, report, error.messages, status=422)
@@ -305,7 +318,10 @@ class AuthorizationCreate(LoginRequiredMixin, View):
             )
         except ValidationError as error:
             return render(
-                request, "duties/authorization_form.html", self._context(request, error.messages, data), status=422
+                request,
+                "duties/authorization_form.html",
+                self._context(request, error.messages, data),
+                status=422,
             )
         messages.success(request, "Pedido registrado: o órgão gestor vai decidir e você será avisado.")
         return HttpResponseRedirect(reverse("duties:authorization", args=[row.pk]))
@@ -316,12 +332,16 @@ class AuthorizationDetail(LoginRequiredMixin, View):
         access = _access(request)
         roles: set[str] = set()
         if access is not None:
-            roles |= set(states.DECIDERS) if access.operator else set(access.roles.get(row.jurisdiction_id, set()))
+            roles |= (
+                set(states.DECIDERS) if access.operator else set(access.roles.get(row.jurisdiction_id, set()))
+            )
             if access.holder_id == row.holder_id:
                 roles.add(states.HOLDER)
         return roles
 
-    def _render(self, request: HttpRequest, row: Authorization, errors: list[str], status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, row: Authorization, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         return render(
             request,
             "duties/authorization.html",
@@ -349,10 +369,16 @@ class AuthorizationDetail(LoginRequiredMixin, View):
         try:
             if action in ("grant", "deny"):
                 services.decide_authorization(
-                    actor=request.user, authorization=row, grant=action == "grant", reasons=reasons, citation=cite
+                    actor=request.user,
+                    authorization=row,
+                    grant=action == "grant",
+                    reasons=reasons,
+                    citation=cite,
                 )
             elif action == "revoke":
-                services.revoke_authorization(actor=request.user, authorization=row, reasons=reasons, citation=cite)
+                services.revoke_authorization(
+                    actor=request.user, authorization=row, reasons=reasons, citation=cite
+                )
             else:
                 services.withdraw_authorization(actor=request.user, authorization=row)
         except ValidationError as error:
@@ -376,7 +402,9 @@ class ReportList(LoginRequiredMixin, View):
         if not raw:
             return None
         try:
-            return get_object_or_404(Holder.objects.select_related("person", "company"), pk=int(raw))
+            rows = Holder.objects.select_related("person", "company")
+            chosen: Holder = get_object_or_404(rows, pk=int(raw))
+            return chosen
         except ValueError as error:
             raise Http404("Permissionário inválido.") from error
 
@@ -384,13 +412,19 @@ class ReportList(LoginRequiredMixin, View):
         _require_someone(request)
         holder = self._holder(request)
         today = timezone.localdate()
-        context: dict[str, Any] = {"title": "Relatórios e dados periódicos", "holder": holder, "errors": errors}
+        context: dict[str, Any] = {
+            "title": "Relatórios e dados periódicos",
+            "holder": holder,
+            "errors": errors,
+        }
         if holder is not None:
             from lotacao.billing.runs.models import DemandDeclaration
 
             context["periods"] = selectors.report_periods(holder, today)
             context["pending"] = selectors.pending_rules(holder.jurisdiction_id, today)
-            context["declarations"] = DemandDeclaration.objects.filter(holder=holder).select_related("line")[:24]
+            context["declarations"] = DemandDeclaration.objects.filter(holder=holder).select_related("line")[
+                :24
+            ]
             context["can_deliver"] = _own_holder(request) is not None or permissions.allowed(
                 _access(request), holder.jurisdiction_id, permissions.RECORD_ROLES
             )
