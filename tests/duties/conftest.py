@@ -75,3 +75,18 @@ def marica(world: Any) -> dict[str, Any]:
         reason="teste",
     )
     return {"j": j, "holder": holder, "user": user, "gestor": gestor, "vehicle": vehicle}
+
+
+@pytest.fixture(autouse=True)
+def no_world_duties(request: Any) -> None:
+    """The shared world carries one row of each duties model (for the tenancy walk); these tests
+    count their own rows, so they start without them."""
+    if "world" not in request.fixturenames:
+        return
+    request.getfixturevalue("world")
+    from lotacao.duties.models import Authorization, IncidentPhoto, IncidentReport, PeriodicReport
+
+    IncidentPhoto.unscoped.all().delete()
+    IncidentReport.unscoped.all().delete()
+    Authorization.unscoped.all().delete()
+    PeriodicReport.unscoped.all().delete()

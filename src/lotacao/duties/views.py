@@ -184,6 +184,8 @@ class IncidentCreate(LoginRequiredMixin, View):
 
 
 class IncidentDetail(LoginRequiredMixin, View):
+    model = IncidentReport
+
     def _render(
         self, request: HttpRequest, report: IncidentReport, errors: list[str], status: int = 200
     ) -> HttpResponse:
@@ -226,6 +228,8 @@ class IncidentDetail(LoginRequiredMixin, View):
 
 
 class IncidentPhotoFile(LoginRequiredMixin, View):
+    model = IncidentPhoto
+
     def get(self, request: HttpRequest, pk: int) -> FileResponse:
         found = get_object_or_404(IncidentPhoto.objects.all(), pk=pk)
         response = FileResponse(found.file.open("rb"), content_type=found.content_type)
@@ -328,6 +332,8 @@ class AuthorizationCreate(LoginRequiredMixin, View):
 
 
 class AuthorizationDetail(LoginRequiredMixin, View):
+    model = Authorization
+
     def _roles(self, request: HttpRequest, row: Authorization) -> set[str]:
         access = _access(request)
         roles: set[str] = set()
@@ -472,6 +478,8 @@ class ReportList(LoginRequiredMixin, View):
 
 
 class ReportFile(LoginRequiredMixin, View):
+    model = PeriodicReport
+
     def get(self, request: HttpRequest, pk: int) -> FileResponse:
         found = get_object_or_404(PeriodicReport.objects.exclude(file=""), pk=pk)
         response = FileResponse(found.file.open("rb"), content_type=found.content_type)
