@@ -187,3 +187,30 @@ def test_expiring_authorizations_appear_among_the_holders_deadlines(world: Any) 
         "due": TODAY + dt.timedelta(days=10),
         "citation": row.citation,
     } in duties
+
+
+def test_marica_interruptions_are_limited_to_30_days_a_year(world: Any, marica: dict[str, Any]) -> None:
+    start = dt.date(TODAY.year + 1, 3, 1)
+
+    def ask(begin: dt.date, days: int) -> Authorization:
+        return services.request_authorization(
+            actor=None,
+            holder=marica["holder"],
+            kind="interruption",
+            starts_on=begin,
+            ends_on=begin + dt.timedelta(days=days - 1),
+            purpose="Reforma do veículo.",
+        )
+
+    with pytest.raises(ValidationError, match="além do que a lei permite"):
+        ask(start, 31)
+    first, second = ask(start, 20), ask(start + dt.timedelta(days=40), 15)  # each within the limit
+    services.decide_authorization(
+        actor=marica["gestor"], authorization=first, grant=True, reasons="ok", citation="art. 38"
+    )
+    with pytest.raises(ValidationError, match="além do que a lei permite"):
+        services.decide_authorization(
+            actor=marica["gestor"], authorization=second, grant=True, reasons="ok", citation="art. 38"
+        )
+    second.refresh_from_db()
+    assert second.status == "requested"

@@ -291,6 +291,8 @@ def request_authorization(
         raise ValidationError(f"O veículo {vehicle} não está cadastrado em nome deste permissionário.")
     if vehicle is None and kind != Authorization.Kind.INTERRUPTION:
         raise ValidationError("Informe o veículo da autorização.")
+    if kind == Authorization.Kind.INTERRUPTION:
+        _check_interruption_limit(holder, starts_on, ends_on)
     months = None
     if kind == Authorization.Kind.ADVERTISING:
         months = _months(starts_on, ends_on)
@@ -307,6 +309,42 @@ def request_authorization(
         requested_by=actor if getattr(actor, "pk", None) is not None else None,
     )
     return create_audited(actor=actor, instance=row, reason=reason, action="duties.authorization_requested")
+
+
+def _days_in(year: int, start: dt.date, end: dt.date) -> int:
+    first, last = max(start, dt.date(year, 1, 1)), min(end, dt.date(year, 12, 31))
+    return max(0, (last - first).days + 1)
+
+
+def _check_interruption_limit(
+    holder: Holder, starts_on: dt.date, ends_on: dt.date, exclude: int | None = None
+) -> None:
+    """Where the law limits the interruptions it authorizes per year (Maricá art. 38: 30 days),
+    the days already authorized in each calendar year plus these, checked by the engine."""
+    from lotacao.core.law import entry, evaluate_case
+
+    code = holder.jurisdiction_id
+    if entry(code, "quota.interruption_days", starts_on) is None:
+        return
+    years = range(starts_on.year, ends_on.year + 1)
+    totals = {year: _days_in(year, starts_on, ends_on) for year in years}
+    granted = Authorization.unscoped.filter(
+        holder=holder, kind=Authorization.Kind.INTERRUPTION, status=Authorization.Status.GRANTED
+    ).exclude(pk=exclude)
+    for row in granted:
+        for year in years:
+            totals[year] += _days_in(year, row.starts_on, row.ends_on)
+    for year, days in totals.items():
+        result = evaluate_case(
+            {
+                "jurisdiction": code,
+                "kind": "quota",
+                "date": max(starts_on, dt.date(year, 1, 1)).isoformat(),
+                "interruption_days": days,
+            }
+        )
+        if not result.get("eligible", True) or result.get("violations"):
+            raise ValidationError(f"Interrupção além do que a lei permite: {result.get('explanation', '')}")
 
 
 def _months(starts_on: dt.date, ends_on: dt.date) -> int:
@@ -340,6 +378,8 @@ def decide_authorization(
         "decision_reasons": text,
         "decision_citation": cite,
     }
+    if grant and row.kind == Authorization.Kind.INTERRUPTION:
+        _check_interruption_limit(row.holder, row.starts_on, row.ends_on, exclude=row.pk)
     if grant and row.kind == Authorization.Kind.ADVERTISING and row.months:
         changes["charge"] = _advertising_fee(actor, row, day)
     update_audited(
