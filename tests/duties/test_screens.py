@@ -81,6 +81,20 @@ def test_staff_enter_a_report_by_plate_and_review_it(world: Any, client: Any) ->
     assert report.source == "staff" and report.late is True
     page = client.get(answer["Location"]).content.decode()
     assert "Infração sugerida" in page and "Grupo 2, o" in page
+    on_time = client.post(
+        "/deveres/ocorrencias/nova/",
+        {
+            "placa": "ABA1C23",
+            "natureza": "accident",
+            "data": "2025-06-06",
+            "hora": "10:00",
+            "descricao": "Comunicado por telefone.",
+            "comunicado_data": "2025-06-09",
+            "comunicado_hora": "09:00",
+        },
+    )
+    assert on_time.status_code == 302
+    assert IncidentReport.objects.get(description="Comunicado por telefone.").late is False
     client.post(answer["Location"], {"analise": "Auto lavrado."})
     report.refresh_from_db()
     assert report.reviewed_at is not None

@@ -161,7 +161,15 @@ class IncidentCreate(LoginRequiredMixin, View):
             vehicle = _vehicle_for(request, holder, data.get("placa", ""), data.get("veiculo", ""))
             owner = holder or Holder.objects.get(pk=vehicle.holder_id)
             tz = Jurisdiction.objects.get(pk=owner.jurisdiction_id).timezone
+            reported_at = None
+            if holder is None and data.get("comunicado_data"):  # staff: when the holder reported it
+                reported_at = _moment(
+                    data.get("comunicado_data", ""), data.get("comunicado_hora") or "00:00", tz
+                )
+                if reported_at > timezone.now():
+                    raise ValidationError("A data da comunicação não pode ser futura.")
             report = services.report_incident(
+                reported_at=reported_at,
                 actor=request.user,
                 holder=owner,
                 vehicle=vehicle,
