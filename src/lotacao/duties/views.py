@@ -449,6 +449,7 @@ class ReportList(LoginRequiredMixin, View):
                 if item.kind == services.LATE_REPORT_KIND and item.jurisdiction_id in codes:
                     overdue.append(item)
             context["overdue"] = overdue[:200]
+            context["can_set_values"] = bool(_staff_codes(request, ("gestor",)))
             context["pending_by_code"] = [
                 (Jurisdiction.objects.get(pk=code).name, selectors.pending_rules(code, today))
                 for code in codes
