@@ -132,6 +132,7 @@ WORLD_EXTENSIONS = [
     "lotacao.billing.testing",
     "lotacao.chartering.testing",
     "lotacao.holder_requests.testing",
+    "lotacao.duties.testing",
 ]
 
 

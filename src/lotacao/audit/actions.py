@@ -194,6 +194,14 @@ ACTIONS: dict[str, str] = {
     "chartering.trip_cancelled": "cancelamento de viagem",
     "chartering.passenger_list_opened": "consulta da lista de passageiros",
     "chartering.passenger_list_purged": "eliminação da lista de passageiros",
+    # operator duties (lotacao.duties): incident reports, prior authorizations, periodic reports
+    "duties.incident_reported": "comunicação de acidente ou ocorrência",
+    "duties.incident_reviewed": "análise da comunicação de ocorrência",
+    "duties.authorization_requested": "pedido de autorização prévia",
+    "duties.authorization_decided": "decisão sobre pedido de autorização prévia",
+    "duties.authorization_revoked": "revogação de autorização prévia",
+    "duties.authorization_withdrawn": "desistência de pedido de autorização prévia",
+    "duties.report_delivered": "entrega de relatório periódico",
     # exports of lists with personal data (lotacao.audit.exports)
     "export.list": "exportação de lista com dados pessoais",
     "chartering.sanction_proposed": "sanção do CRC proposta ao gestor",

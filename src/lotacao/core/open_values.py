@@ -83,6 +83,10 @@ BLOCKS: dict[str, str] = {
     "law.in_force": "sem a confirmação da vigência, o motor trata a lei como vigente",
     "chartering.tracker_silence": "sem esse tempo, o veículo sem posição do rastreador não é apontado",
     "chartering.passenger_list_retention": "sem esse prazo, as listas de passageiros não são apagadas",
+    "deadline.accident_report": "sem esse prazo, a comunicação de acidente ou de interrupção não tem data "
+    "para ser feita e nenhuma é apontada como atrasada",
+    "report.": "sem a periodicidade e o prazo, o relatório não tem períodos a entregar e nenhum atraso é "
+    "apontado ao órgão gestor",
 }
 
 
@@ -180,6 +184,20 @@ KEYS: dict[str, Field] = {
         Field("auxiliary", "Auxiliares", "integer"),
         Field("always", "Sempre", "string"),
         Field("registered_service", "No serviço regular", "string"),
+        # a deadline the law leaves open (deadline.*) and a periodic report's period (report.*)
+        Field("days", "Prazo (dias)", "integer"),
+        Field(
+            "counting",
+            "Contagem",
+            "choice",
+            (
+                ("business_days", "dias úteis"),
+                ("calendar_days", "dias corridos"),
+                ("from_first_business_day", "dias corridos a partir do primeiro dia útil"),
+            ),
+        ),
+        Field("every_months", "Periodicidade (meses)", "integer"),
+        Field("due_days", "Prazo de entrega após o fim do período (dias corridos)", "integer"),
         *(Field(code, label.capitalize(), "integer", required=False) for code, label in CATEGORIES),
     )
 }

@@ -100,7 +100,16 @@ declare(
 )
 declare(
     "work_items",
-    expected=("documents", "enforcement", "inspections", "lines", "permits", "chartering", "holder_requests"),
+    expected=(
+        "documents",
+        "enforcement",
+        "inspections",
+        "lines",
+        "permits",
+        "chartering",
+        "holder_requests",
+        "duties",
+    ),
     doc="A fila de trabalho noturna pergunta a cada domínio o que vence ou espera ação.",
 )
 declare(

@@ -118,6 +118,9 @@ def load(today: dt.date | None = None) -> DemoSummary:
 
         for loader in (permits, documents, inspections, lines, chartering, enforcement, billing, requests):
             loader.load(today, summary)
+        from lotacao.demo import duties
+
+        duties.load(today, summary)
         # What the nightly job would have queued, so the demo opens on a real work queue.
         from lotacao.workqueue.services import refresh
 

@@ -101,6 +101,7 @@ class Inspection(TenantModel):
         RANDOM = "random", "Aleatória"
         ENTRY = "entry", "De ingresso"
         REPRESENTATION = "representation", "Reapresentação"
+        POST_ACCIDENT = "post_accident", "Após acidente"
 
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Agendada"

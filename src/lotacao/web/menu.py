@@ -21,6 +21,7 @@ from lotacao.chartering import permissions as chartering_permissions
 from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.vehicle_verdict import has_permits
 from lotacao.documents import permissions as document_permissions
+from lotacao.duties import permissions as duties_permissions
 from lotacao.enforcement import permissions as enforcement_permissions
 from lotacao.enforcement.sanctions import views_effects
 from lotacao.inspections import permissions as inspection_permissions
@@ -107,6 +108,13 @@ STAFF_ITEMS: tuple[Item, ...] = (
         primary=True,
     ),
     Item("Efeitos das decisões", "enforcement:effects", views_effects.VIEW_ROLES, "Julgamento"),
+    Item(
+        "Deveres do operador",
+        "duties:home",
+        within(("gestor", "atendente"), duties_permissions.VIEW_ROLES),
+        "Atendimento",
+        regime="permits",
+    ),
     Item("Cobranças", "billing:charges", billing_permissions.OFFICE, "Cobrança"),
     Item("Multas", "enforcement:fines", enforcement_permissions.PROCESS_VIEW_ROLES, "Fiscalização"),
     Item("Faturamento", "billing:runs", billing_permissions.OFFICE, "Cobrança"),
@@ -175,6 +183,7 @@ def holder_links(access: Any, chartering: bool) -> list[Link]:
     if not chartering:
         links.append(Link("Declarar demanda", reverse("billing:declarations")))
         links.append(Link("Meus requerimentos", reverse("holder_requests:list")))
+        links.append(Link("Deveres do operador", reverse("duties:home")))
     return links
 
 

@@ -46,6 +46,10 @@ KIND_LABELS = {
     "enforcement.interruption_over_limit": "Interrupção além do limite anual: desistência",
     "enforcement.crc_repeat": "Reincidência durante sanção do CRC: decidir a majoração",
     "holder_requests.decide": "Requerimento online a decidir",
+    "duties.incident_late": "Comunicação de ocorrência fora do prazo",
+    "duties.post_accident_inspection": "Vistoria após acidente a agendar",
+    "duties.authorization_requested": "Pedido de autorização prévia a decidir",
+    "duties.report_late": "Relatório periódico não entregue no prazo",
 }
 
 

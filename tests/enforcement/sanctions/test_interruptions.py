@@ -103,7 +103,9 @@ def test_the_manager_cannot_authorize_beyond_the_limit_and_other_laws_have_no_re
             actor=None, request=b, authorize=True, decided_on=dt.date(2025, 3, 25), note="D", reason="x"
         )
     recife = world.objects["recife"]["permits.permit"]
-    with pytest.raises(ValidationError, match="não prevê a interrupção"):
+    # Recife has the interruption as a prior authorization without a yearly limit (art. 13,
+    # XXXVII; art. 14, § 2º, II): the request belongs to the register of lotacao.duties.
+    with pytest.raises(ValidationError, match="autorização prévia, sem limite anual"):
         _ask(recife, "2025-03-01", "2025-03-05")
 
 
@@ -139,7 +141,7 @@ def test_the_screen_records_the_request_and_refuses_beyond_the_limit(world: Any,
     )
     client.force_login(world.users["atendente.recife"])
     recife = world.objects["recife"]["permits.permit"]
-    assert (
-        "não prevê a interrupção"
-        in client.get(f"/fiscalizacao/permissoes/{recife.pk}/interrupcoes/").content.decode()
-    )
+    page = client.get(f"/fiscalizacao/permissoes/{recife.pk}/interrupcoes/").content.decode()
+    assert "não prevê a interrupção" not in page
+    assert "somente com autorização prévia" in page and "art. 13, XXXVII; art. 14, § 2º, II" in page
+    assert "/deveres/autorizacoes/nova/" in page

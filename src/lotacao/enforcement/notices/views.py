@@ -27,6 +27,7 @@ from lotacao.core.idempotency import run_once
 from lotacao.core.law import pack_for
 from lotacao.core.models import Jurisdiction
 from lotacao.core.validators import format_document
+from lotacao.duties.selectors import authorizations_in_force
 from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process.stage import stage_context
 from lotacao.enforcement.models import InfractionNotice, NoticePhoto
@@ -107,6 +108,7 @@ def plate_check(plate: str, code: str) -> dict[str, Any] | None:
         record["permit_label"] = permit.number if permit is not None else ""
         record["line"] = line
         record["vehicle"] = vehicle
+        record["authorizations"] = authorizations_in_force(vehicle, today)
     return check
 
 

@@ -97,6 +97,14 @@ def request_interruption(
     text = _need(reason, "Informe o motivo do pedido de interrupção.")
     permit = Permit.unscoped.select_for_update().get(pk=permit.pk)
     if not allowed_by_law(permit, starts_on):
+        from lotacao.duties.rules import authorization_kinds
+
+        cite = authorization_kinds(permit.jurisdiction_id, starts_on).get("interruption")
+        if cite:  # Recife: a prior authorization without a yearly limit (lotacao.duties)
+            raise ValidationError(
+                f"Aqui a interrupção depende de autorização prévia, sem limite anual de dias ({cite}): "
+                "registre o pedido nas autorizações prévias (Deveres do operador)."
+            )
         raise ValidationError("A lei desta jurisdição não prevê a interrupção do serviço a pedido.")
     if ends_on < starts_on:
         raise ValidationError("O fim da interrupção não pode ser anterior ao início.")

@@ -1,7 +1,9 @@
 """The permit's interruption requests (Maricá art. 38): a clerk records the holder's request,
 checked with the engine; the manager authorizes or denies it, and for a request beyond the yearly
 limit opens the revocation process (desistência, art. 38, parágrafo único; art. 58, IV) or files it
-away. Where the law has no such request the page says so."""
+away. Where the law requires a prior authorization without a yearly limit (Recife), the page says
+so and leads to the register of prior authorizations (lotacao.duties); where the law has no such
+request, it says that."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from lotacao.core.law import entry
+from lotacao.duties.rules import authorization_kinds
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import InterruptionRequest
 from lotacao.enforcement.sanctions import interruptions
@@ -42,6 +45,9 @@ class PermitInterruptions(ObjectView):
             "title": f"Interrupção do serviço — {permit}",
             "permit": permit,
             "allowed": interruptions.allowed_by_law(permit, today),
+            # Where the law has no yearly limit but requires a prior authorization to interrupt
+            # (Recife art. 13, XXXVII; art. 14, § 2º, II), the request is one of the register's.
+            "authorization": authorization_kinds(permit.jurisdiction_id, today).get("interruption", ""),
             "rule": rule,
             "requests": InterruptionRequest.objects.filter(permit=permit).select_related("revocation"),
             "can_record": permissions.allowed(access, permit.jurisdiction_id, permissions.FILING_ROLES),
