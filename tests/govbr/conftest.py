@@ -42,7 +42,10 @@ def provider_issuer() -> Iterator[str]:
     port = _free_port()
     process = subprocess.Popen(
         ["node", "provider.mjs", str(port), CLIENT_ID, CLIENT_SECRET, REDIRECT_URI],
-        cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        cwd=HERE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     try:
         assert process.stdout is not None

@@ -40,7 +40,9 @@ def _sign_in_at_provider(url: str, cpf: str) -> str:
         if response.status_code == 200:
             action = re.search(r'action="([^"]+)"', response.text)
             assert action, response.text
-            response = browser.post(urljoin(url, action.group(1)), data={"cpf": cpf}, allow_redirects=False, timeout=10)
+            response = browser.post(
+                urljoin(url, action.group(1)), data={"cpf": cpf}, allow_redirects=False, timeout=10
+            )
     raise AssertionError("o provedor não devolveu para o sistema")
 
 
@@ -87,12 +89,14 @@ def test_a_wrong_state_is_refused(world: Any, govbr_settings: Any) -> None:
     assert "_auth_user_id" not in client.session
 
 
-def test_a_pkce_verifier_that_does_not_match_is_refused_by_the_provider(world: Any, govbr_settings: Any) -> None:
+def test_a_pkce_verifier_that_does_not_match_is_refused_by_the_provider(
+    world: Any, govbr_settings: Any
+) -> None:
     client = Client()
     person = world.objects["recife"]["registry.person"]
     url = _to_provider(client)
     session = client.session
-    [key] = [k for k in session.keys() if k.startswith("_state_govbr_")]
+    [key] = [k for k in session if k.startswith("_state_govbr_")]
     data = session[key]
     data["data"]["code_verifier"] = "v" * 64  # not the verifier of the challenge sent
     session[key] = data
@@ -103,7 +107,9 @@ def test_a_pkce_verifier_that_does_not_match_is_refused_by_the_provider(world: A
     assert "_auth_user_id" not in client.session
 
 
-def test_staff_link_their_account_signed_in_and_are_never_found_by_cpf_alone(world: Any, govbr_settings: Any) -> None:
+def test_staff_link_their_account_signed_in_and_are_never_found_by_cpf_alone(
+    world: Any, govbr_settings: Any
+) -> None:
     staff = world.users["atendente.recife"]
     cpf = sample_cpf(123_456_789)
     stranger = Client()
@@ -124,7 +130,10 @@ def test_off_by_default_no_button_and_every_route_refuses(world: Any, settings: 
     settings.LOTACAO_GOVBR_ISSUER = settings.LOTACAO_GOVBR_DISCOVERY_URL = ""
     settings.LOTACAO_GOVBR_CLIENT_ID = settings.LOTACAO_GOVBR_CLIENT_SECRET = ""
     client = Client()
-    assert "gov.br" not in client.get("/conta/entrar/").content.decode().split("<main", 1)[-1].split("</main>")[0]
+    assert (
+        "gov.br"
+        not in client.get("/conta/entrar/").content.decode().split("<main", 1)[-1].split("</main>")[0]
+    )
     for path in ("/conta/govbr/entrar/", "/conta/govbr/retorno/?code=x&state=y"):
         assert client.get(path).status_code == 404
     client.force_login(world.users["atendente.recife"])

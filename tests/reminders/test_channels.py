@@ -25,9 +25,11 @@ class Provider(BaseHTTPRequestHandler):
     received: list[dict[str, Any]] = []
     status = 202
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers["Content-Length"])
-        Provider.received.append({"auth": self.headers.get("Authorization"), **json.loads(self.rfile.read(length))})
+        Provider.received.append(
+            {"auth": self.headers.get("Authorization"), **json.loads(self.rfile.read(length))}
+        )
         self.send_response(Provider.status)
         self.end_headers()
 
@@ -57,9 +59,20 @@ def _queue(key: str) -> list[Message]:
     Preference.objects.create(user=user, event=Event.RENEWAL, email=False, sms=True)
     with transaction.atomic():
         return services.enqueue(
-            event=Event.RENEWAL, template="reminders/aviso", dedup_key=key, user=user, phone="+5581987654321",
-            context={"name": "Maria", "agency": "CTTU", "agency_short": "CTTU", "subject": "Renovação",
-                     "what": "A permissão nº 1 vence em 31/12/2026.", "link": "http://x/", "lines": []},
+            event=Event.RENEWAL,
+            template="reminders/aviso",
+            dedup_key=key,
+            user=user,
+            phone="+5581987654321",
+            context={
+                "name": "Maria",
+                "agency": "CTTU",
+                "agency_short": "CTTU",
+                "subject": "Renovação",
+                "what": "A permissão nº 1 vence em 31/12/2026.",
+                "link": "http://x/",
+                "lines": [],
+            },
         )
 
 
@@ -89,9 +102,18 @@ def test_an_anymail_provider_is_the_email_backend(settings: Any) -> None:
     user = User.objects.create(username="ana", email="ana@example.com")
     with transaction.atomic():
         [message] = services.enqueue(
-            event=Event.DEADLINE, template="reminders/aviso", dedup_key="anymail-1", user=user,
-            context={"name": "Ana", "agency": "CTTU", "subject": "Prazo", "what": "O prazo termina.",
-                     "link": "http://x/", "lines": []},
+            event=Event.DEADLINE,
+            template="reminders/aviso",
+            dedup_key="anymail-1",
+            user=user,
+            context={
+                "name": "Ana",
+                "agency": "CTTU",
+                "subject": "Prazo",
+                "what": "O prazo termina.",
+                "link": "http://x/",
+                "lines": [],
+            },
         )
     message.refresh_from_db()
     assert message.status == Message.Status.SENT

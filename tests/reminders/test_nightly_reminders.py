@@ -47,7 +47,9 @@ def _due_now() -> None:
     Message.unscoped.filter(status=Message.Status.QUEUED).update(next_attempt_at=timezone.now())
 
 
-def test_server_down_loses_nothing_and_up_delivers_once_in_portuguese(world: Any, smtp_server: SMTPServer) -> None:
+def test_server_down_loses_nothing_and_up_delivers_once_in_portuguese(
+    world: Any, smtp_server: SMTPServer
+) -> None:
     user = _prepare(world)
     smtp_server.stop()
     _nightly()
@@ -60,7 +62,10 @@ def test_server_down_loses_nothing_and_up_delivers_once_in_portuguese(world: Any
     _send()  # the server is down: every message stays queued, with its error and a later attempt
     first = {m.pk: m for m in Message.unscoped.all()}
     assert first and all(m.status == Message.Status.QUEUED for m in first.values())
-    assert all(m.attempts >= 1 and "Não foi possível conectar ao servidor de e-mail" in m.last_error for m in first.values())
+    assert all(
+        m.attempts >= 1 and "Não foi possível conectar ao servidor de e-mail" in m.last_error
+        for m in first.values()
+    )
     assert all(m.next_attempt_at > timezone.now() for m in first.values())
     _due_now()
     _send()
@@ -88,11 +93,15 @@ def test_server_down_loses_nothing_and_up_delivers_once_in_portuguese(world: Any
     assert "/permissoes/" in text and "/lembretes/preferencias/" in text
     assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), text  # no snake_case ids
     assert "Guia emitida: Taxa de teste" in {m["Subject"] for m in received}
-    charge = next(m for m in received if m["Subject"] == "Guia emitida: Taxa de teste" and m["To"] == user.email)
+    charge = next(
+        m for m in received if m["Subject"] == "Guia emitida: Taxa de teste" and m["To"] == user.email
+    )
     assert "R$\xa010,00" in charge.get_body(("plain",)).get_content()
 
 
-def test_server_down_for_good_is_a_visible_failure(world: Any, smtp_server: SMTPServer, settings: Any) -> None:
+def test_server_down_for_good_is_a_visible_failure(
+    world: Any, smtp_server: SMTPServer, settings: Any
+) -> None:
     settings.LOTACAO_OUTBOX_MAX_ATTEMPTS = 3
     _prepare(world)
     smtp_server.stop()
@@ -113,7 +122,9 @@ def test_thresholds_remind_once_per_threshold(world: Any, settings: Any) -> None
     permit = world.objects["recife"]["permits.permit"]
 
     def renewal_keys() -> list[str]:
-        return sorted(Message.unscoped.filter(user=user, event=Event.RENEWAL).values_list("dedup_key", flat=True))
+        return sorted(
+            Message.unscoped.filter(user=user, event=Event.RENEWAL).values_list("dedup_key", flat=True)
+        )
 
     run(today)
     run(today)
@@ -135,7 +146,9 @@ def test_preferences_choose_the_channels_and_the_phone(world: Any, settings: Any
     Contact.objects.create(user=user, phone="+5581987654321")
     run(timezone.localdate())
     mine = Message.unscoped.filter(user=user)
-    assert set(mine.filter(event=Event.RENEWAL).values_list("channel", "address")) == {("sms", "+5581987654321")}
+    assert set(mine.filter(event=Event.RENEWAL).values_list("channel", "address")) == {
+        ("sms", "+5581987654321")
+    }
     assert not mine.filter(event=Event.CHARGE).exists()
     sms = mine.get(event=Event.RENEWAL).body
     assert "vence" not in sms or "REC-0001/" in sms

@@ -24,7 +24,10 @@ def enabled() -> bool:
 
 
 def discovery_url() -> str:
-    return settings.LOTACAO_GOVBR_DISCOVERY_URL or f"{settings.LOTACAO_GOVBR_ISSUER}/.well-known/openid-configuration"
+    return (
+        settings.LOTACAO_GOVBR_DISCOVERY_URL
+        or f"{settings.LOTACAO_GOVBR_ISSUER}/.well-known/openid-configuration"
+    )
 
 
 def client() -> Any:

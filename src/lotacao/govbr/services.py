@@ -48,7 +48,9 @@ def identity(claims: dict[str, Any]) -> Identity:
     except ValidationError as error:
         raise Refused("O gov.br não informou um CPF válido para esta conta.") from error
     amr = claims.get("amr") or []
-    return Identity(cpf=cpf, acr=str(claims.get("acr") or ""), amr=[str(a) for a in amr] if isinstance(amr, list) else [])
+    return Identity(
+        cpf=cpf, acr=str(claims.get("acr") or ""), amr=[str(a) for a in amr] if isinstance(amr, list) else []
+    )
 
 
 def _record(link: GovbrLink, who: Identity) -> None:
@@ -92,7 +94,9 @@ def link_account(user: User, who: Identity) -> GovbrLink:
     """Link the signed-in account to the CPF gov.br vouched for (staff or holder)."""
     other = GovbrLink.objects.filter(cpf=who.cpf).exclude(user=user).first()
     if other is not None:
-        raise Refused("Este CPF do gov.br já está vinculado a outra conta do sistema. Procure o órgão gestor.")
+        raise Refused(
+            "Este CPF do gov.br já está vinculado a outra conta do sistema. Procure o órgão gestor."
+        )
     link = GovbrLink.objects.filter(user=user).first()
     if link is not None and link.cpf != who.cpf:
         raise Refused("Sua conta já está vinculada a outro CPF no gov.br. Procure o órgão gestor.")

@@ -88,10 +88,16 @@ def callback(request: HttpRequest) -> HttpResponse:
         )
     except OAuthError as error:
         log.warning("gov.br refused the code exchange: %s", error)
-        return refused(request, "O gov.br não confirmou a entrada. Comece de novo pelo botão \u201cEntrar com gov.br\u201d.", status=400)
+        return refused(
+            request,
+            "O gov.br não confirmou a entrada. Comece de novo pelo botão \u201cEntrar com gov.br\u201d.",
+            status=400,
+        )
     except (requests.RequestException, ValueError) as error:
         log.warning("gov.br answer could not be validated: %s", error)
-        return refused(request, "Não foi possível confirmar a entrada com o gov.br. Tente de novo.", status=400)
+        return refused(
+            request, "Não foi possível confirmar a entrada com o gov.br. Tente de novo.", status=400
+        )
     claims = dict(token.get("userinfo") or {})
     linking = request.session.pop(LINKING, None)
     target = request.session.pop(NEXT, "") or reverse("web:home")
@@ -100,7 +106,7 @@ def callback(request: HttpRequest) -> HttpResponse:
         if linking is not None:
             if not request.user.is_authenticated or request.user.pk != linking:
                 return refused(request, "Entre com usuário e senha antes de vincular o gov.br.")
-            services.link_account(request.user, who)  # type: ignore[arg-type]
+            services.link_account(request.user, who)
             messages.success(request, "Conta gov.br vinculada: da próxima vez, entre com gov.br.")
             return redirect(target)
         user = services.account_for(who)

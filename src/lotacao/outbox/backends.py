@@ -71,7 +71,8 @@ class HttpSMSBackend:
 
         if not settings.LOTACAO_SMS_URL:
             raise RuntimeError("LOTACAO_SMS_URL não configurado")
-        headers = {"Authorization": f"Bearer {settings.LOTACAO_SMS_TOKEN}"} if settings.LOTACAO_SMS_TOKEN else {}
+        token = settings.LOTACAO_SMS_TOKEN
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
         answer = requests.post(
             settings.LOTACAO_SMS_URL,
             json={"to": message.address, "text": message.body, "from": settings.LOTACAO_SMS_SENDER,

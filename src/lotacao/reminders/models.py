@@ -8,7 +8,10 @@ from django.db import models
 
 class Contact(models.Model):
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reminder_contact", verbose_name="usuário"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reminder_contact",
+        verbose_name="usuário",
     )
     phone = models.CharField("celular para SMS", max_length=20, blank=True)
     updated_at = models.DateTimeField("alterado em", auto_now=True)

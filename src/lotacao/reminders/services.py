@@ -61,8 +61,16 @@ def email_of(user: Any, holder: Holder | None = None) -> str:
 
 
 def context(
-    *, name: str, agency: Jurisdiction, subject: str, what: str, path: str, due: dt.date | None = None,
-    citation: str = "", action: str = "", lines: tuple[str, ...] | list[str] = (),
+    *,
+    name: str,
+    agency: Jurisdiction,
+    subject: str,
+    what: str,
+    path: str,
+    due: dt.date | None = None,
+    citation: str = "",
+    action: str = "",
+    lines: tuple[str, ...] | list[str] = (),
 ) -> dict[str, Any]:
     return {
         "name": name,
@@ -80,8 +88,16 @@ def context(
 
 
 def notify_holder(
-    *, holder: Holder, event: Event | str, dedup_key: str, subject: str, what: str, path: str,
-    due: dt.date | None = None, citation: str = "", action: str = "",
+    *,
+    holder: Holder,
+    event: Event | str,
+    dedup_key: str,
+    subject: str,
+    what: str,
+    path: str,
+    due: dt.date | None = None,
+    citation: str = "",
+    action: str = "",
 ) -> int:
     """Queue a message to the holder's account (e-mail and, if chosen, SMS). Returns how many.
 
@@ -99,8 +115,14 @@ def notify_holder(
         event=event,
         template=TEMPLATE,
         context=context(
-            name=str(user), agency=agency, subject=subject, what=what, path=path, due=due,
-            citation=citation, action=action,
+            name=str(user),
+            agency=agency,
+            subject=subject,
+            what=what,
+            path=path,
+            due=due,
+            citation=citation,
+            action=action,
         ),
         dedup_key=dedup_key,
         user=user,
@@ -115,8 +137,14 @@ def _holder_reminder(reminder: Reminder, agencies: dict[str, Jurisdiction], coun
     holder = Holder.unscoped.select_related("person", "company").get(pk=reminder.holder_id)
     with transaction.atomic():
         queued = notify_holder(
-            holder=holder, event=reminder.event, dedup_key=reminder.key, subject=reminder.subject,
-            what=reminder.what, path=reminder.path, due=reminder.due, citation=reminder.citation,
+            holder=holder,
+            event=reminder.event,
+            dedup_key=reminder.key,
+            subject=reminder.subject,
+            what=reminder.what,
+            path=reminder.path,
+            due=reminder.due,
+            citation=reminder.citation,
             action=reminder.action,
         )
     counts["mensagens"] += queued
@@ -161,15 +189,20 @@ def staff_digest(day: dt.date, agencies: dict[str, Jurisdiction], counts: Counte
                     event=Event.DEADLINE,
                     template=TEMPLATE,
                     context=context(
-                        name=str(user), agency=agency,
+                        name=str(user),
+                        agency=agency,
                         subject=f"Fila de trabalho: {_items(len(titles))} com prazo",
-                        what=f"{_items(len(titles))} com prazo {'entrou' if len(titles) == 1 else 'entraram'} "
-                        "hoje na fila de trabalho"
+                        what=f"{_items(len(titles))} com prazo "
+                        f"{'entrou' if len(titles) == 1 else 'entraram'} hoje na fila de trabalho"
                         + (f" (os primeiros 30 abaixo; mais {more} na fila)." if more else "."),
-                        lines=shown, path=reverse("workqueue:queue"),
+                        lines=shown,
+                        path=reverse("workqueue:queue"),
                     ),
                     dedup_key=f"lembrete:equipe:{jurisdiction_id}:{user.pk}:{day.isoformat()}",
-                    user=user, email=user.email, phone=phone_of(user), jurisdiction=agency,
+                    user=user,
+                    email=user.email,
+                    phone=phone_of(user),
+                    jurisdiction=agency,
                 )
             counts["mensagens_equipe"] += len(queued)
 

@@ -151,24 +151,36 @@ def charges(day: dt.date) -> Iterator[Reminder]:
     unpaid = Charge.unscoped.filter(paid_on__isnull=True, cancelled=False).order_by("pk")
     issued = unpaid.filter(created_at__date__gte=window, created_at__date__lte=day)
     for charge in issued.iterator(chunk_size=500):
-        yield _charge(charge, "emitida", f"foi emitida a guia de {charge.description}, no valor de "
-                      f"{_money(charge.amount)}, com vencimento em {charge.due_on:%d/%m/%Y}.",
-                      f"Guia emitida: {charge.description}")
+        yield _charge(
+            charge,
+            "emitida",
+            f"foi emitida a guia de {charge.description}, no valor de "
+            f"{_money(charge.amount)}, com vencimento em {charge.due_on:%d/%m/%Y}.",
+            f"Guia emitida: {charge.description}",
+        )
     last = max(thresholds("charge") or [0])
     soon = unpaid.filter(contested=False, due_on__gte=day, due_on__lte=day + dt.timedelta(days=last))
     for charge in soon.iterator(chunk_size=500):
         mark = threshold("charge", day, charge.due_on)
-        if mark is None or charge.created_at.date() >= window and mark == last:
+        if mark is None or (charge.created_at.date() >= window and mark == last):
             continue  # just issued: the issue message already gave the due date
         left = (charge.due_on - day).days
-        yield _charge(charge, f"vence:{charge.due_on.isoformat()}:{mark}",
-                      f"a guia de {charge.description}, no valor de {_money(charge.amount)}, vence "
-                      f"em {charge.due_on:%d/%m/%Y}.", f"Guia vence {_days(left)}: {charge.description}")
+        yield _charge(
+            charge,
+            f"vence:{charge.due_on.isoformat()}:{mark}",
+            f"a guia de {charge.description}, no valor de {_money(charge.amount)}, vence "
+            f"em {charge.due_on:%d/%m/%Y}.",
+            f"Guia vence {_days(left)}: {charge.description}",
+        )
     overdue = unpaid.filter(contested=False, due_on__lt=day, due_on__gte=window)
     for charge in overdue.iterator(chunk_size=500):
-        yield _charge(charge, "vencida", f"a guia de {charge.description}, no valor de "
-                      f"{_money(charge.amount)}, venceu em {charge.due_on:%d/%m/%Y} e não consta como paga.",
-                      f"Guia vencida: {charge.description}")
+        yield _charge(
+            charge,
+            "vencida",
+            f"a guia de {charge.description}, no valor de "
+            f"{_money(charge.amount)}, venceu em {charge.due_on:%d/%m/%Y} e não consta como paga.",
+            f"Guia vencida: {charge.description}",
+        )
 
 
 def _charge(charge: Charge, what_key: str, what: str, subject: str) -> Reminder:
@@ -189,7 +201,9 @@ def documents(day: dt.date) -> Iterator[Reminder]:
     last = max(thresholds("document") or [0])
     found = (
         Document.unscoped.filter(
-            status=Document.Status.ACCEPTED, valid_until__gte=day, valid_until__lte=day + dt.timedelta(days=last)
+            status=Document.Status.ACCEPTED,
+            valid_until__gte=day,
+            valid_until__lte=day + dt.timedelta(days=last),
         )
         .select_related("person", "company", "vehicle")
         .order_by("pk")
@@ -251,7 +265,9 @@ def inspections(day: dt.date) -> Iterator[Reminder]:
     until = day + dt.timedelta(days=last)
     found = (
         Inspection.unscoped.filter(
-            status=Inspection.Status.SCHEDULED, scheduled_for__gte=day, scheduled_for__lte=until,
+            status=Inspection.Status.SCHEDULED,
+            scheduled_for__gte=day,
+            scheduled_for__lte=until,
             vehicle__holder__isnull=False,
         )
         .select_related("vehicle")
@@ -277,7 +293,9 @@ def inspections(day: dt.date) -> Iterator[Reminder]:
         )
     pending = (
         IrregularityNotice.unscoped.filter(
-            resolved_on__isnull=True, representation_due__gte=day, representation_due__lte=until,
+            resolved_on__isnull=True,
+            representation_due__gte=day,
+            representation_due__lte=until,
             vehicle__holder__isnull=False,
         )
         .select_related("vehicle")

@@ -12,9 +12,9 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.core.cache import cache
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
+from django.core.cache import cache
 from django.urls import path, reverse, reverse_lazy
 
 from lotacao.outbox import services as outbox
@@ -56,7 +56,8 @@ class ResetRequestForm(auth_forms.PasswordResetForm):
             minutes = int(settings.LOTACAO_PASSWORD_RESET_WINDOW_MINUTES)
             raise forms.ValidationError(
                 "Já recebemos vários pedidos para este e-mail. Por segurança, espere "
-                f"{minutes} minutos antes de pedir de novo e confira a sua caixa de entrada e o lixo eletrônico."
+                f"{minutes} minutos antes de pedir de novo e confira a sua caixa de entrada e o lixo "
+                "eletrônico."
             )
         return address
 
