@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
 from django.utils import timezone
 
 from lotacao.outbox import services as outbox
@@ -166,3 +167,33 @@ def test_staff_get_a_digest_of_the_new_work_items(world: Any) -> None:
     assert digest.dedup_key == f"lembrete:equipe:recife:{manager.pk}:{today.isoformat()}:email"
     assert "Fila de trabalho" in digest.body or "fila de trabalho" in digest.body
     assert not Message.unscoped.filter(user=world.users["fiscal.recife"]).exists()
+
+
+def test_the_domains_notify_a_holder_through_the_seam_once(world: Any) -> None:
+    from lotacao.core import providers
+
+    user = _prepare(world)
+    holder = world.objects["recife"]["registry.holder"]
+    [(name, notify)] = providers.providers("notify_holder")
+    assert name == "reminders"
+    for _ in range(2):
+        with transaction.atomic():
+            notify(
+                holder=holder,
+                event=Event.REQUEST,
+                dedup_key="requerimento:1:decidido",
+                subject="Requerimento deferido",
+                what="seu requerimento de vistoria foi deferido.",
+                path="/",
+                citation="Lei 1.234, art. 5º",
+            )
+    [message] = Message.unscoped.filter(user=user, event=Event.REQUEST)
+    assert message.subject == "Requerimento deferido"
+    assert "CTTU informa: Seu requerimento de vistoria foi deferido." in message.body
+    user.is_active = False
+    user.save()
+    with transaction.atomic():
+        assert (
+            notify(holder=holder, event=Event.REQUEST, dedup_key="outro", subject="s", what="w", path="/")
+            == 0
+        )

@@ -141,3 +141,11 @@ declare(
     doc="A cobrança avisa o módulo dono da dívida (a multa do auto, em fiscalização) quando um "
     "pagamento chega pelo caixa ou pelo extrato bancário; chamado com charge, paid_on, actor e reason.",
 )
+declare(
+    "notify_holder",
+    expected=("reminders",),
+    doc="Os domínios avisam o permissionário de um evento do dia (requerimento decidido, reclamação "
+    "respondida) pelo e-mail e SMS que ele escolheu; chamado com holder, event, dedup_key, subject, "
+    "what, path e, se houver, due, citation e action, dentro da transação do evento "
+    "(lotacao.reminders.services.notify_holder).",
+)
