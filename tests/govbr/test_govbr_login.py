@@ -96,7 +96,7 @@ def test_a_pkce_verifier_that_does_not_match_is_refused_by_the_provider(
     person = world.objects["recife"]["registry.person"]
     url = _to_provider(client)
     session = client.session
-    [key] = [k for k in session if k.startswith("_state_govbr_")]
+    [key] = [k for k in session.keys() if k.startswith("_state_govbr_")]  # noqa: SIM118 (not iterable)
     data = session[key]
     data["data"]["code_verifier"] = "v" * 64  # not the verifier of the challenge sent
     session[key] = data
