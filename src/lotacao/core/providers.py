@@ -146,6 +146,6 @@ declare(
     expected=("reminders",),
     doc="Os domínios avisam o permissionário de um evento do dia (requerimento decidido, reclamação "
     "respondida) pelo e-mail e SMS que ele escolheu; chamado com holder, event, dedup_key, subject, "
-    "what, path e, se houver, due, citation e action, dentro da transação do evento "
+    "what, path e, se houver, due, citation e advice, dentro da transação do evento "
     "(lotacao.reminders.services.notify_holder).",
 )

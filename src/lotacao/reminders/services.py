@@ -69,7 +69,7 @@ def context(
     path: str,
     due: dt.date | None = None,
     citation: str = "",
-    action: str = "",
+    advice: str = "",
     lines: tuple[str, ...] | list[str] = (),
 ) -> dict[str, Any]:
     return {
@@ -80,7 +80,7 @@ def context(
         "what": what[:1].upper() + what[1:] if what else what,
         "due": due,
         "citation": citation,
-        "action": action,
+        "advice": advice,
         "lines": list(lines),
         "link": link(path),
         "preferences": link(reverse("reminders:preferences")),
@@ -97,7 +97,7 @@ def notify_holder(
     path: str,
     due: dt.date | None = None,
     citation: str = "",
-    action: str = "",
+    advice: str = "",
 ) -> int:
     """Queue a message to the holder's account (e-mail and, if chosen, SMS). Returns how many.
 
@@ -122,7 +122,7 @@ def notify_holder(
             path=path,
             due=due,
             citation=citation,
-            action=action,
+            advice=advice,
         ),
         dedup_key=dedup_key,
         user=user,
@@ -145,7 +145,7 @@ def _holder_reminder(reminder: Reminder, agencies: dict[str, Jurisdiction], coun
             path=reminder.path,
             due=reminder.due,
             citation=reminder.citation,
-            action=reminder.action,
+            advice=reminder.advice,
         )
     counts["mensagens"] += queued
     if not queued:

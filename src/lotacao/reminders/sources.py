@@ -44,7 +44,7 @@ class Reminder:
     path: str  # the page to act on (its address inside the site)
     due: dt.date | None = None
     citation: str = ""
-    action: str = ""
+    advice: str = ""
     lines: tuple[str, ...] = field(default_factory=tuple)
 
 
@@ -96,7 +96,7 @@ def deadlines(day: dt.date) -> Iterator[Reminder]:
             f"{stage.due:%d/%m/%Y}.",
             due=stage.due,
             citation="; ".join(stage.citations),
-            action="Depois dessa data o pedido não será aceito.",
+            advice="Depois dessa data o pedido não será aceito.",
             path=reverse("enforcement:notice", args=[notice.pk]),
         )
 
@@ -223,7 +223,7 @@ def documents(day: dt.date) -> Iterator[Reminder]:
             what=f"o documento {document.label} vale até {document.valid_until:%d/%m/%Y}.",
             due=document.valid_until,
             citation=document.citation,
-            action="Envie o documento renovado antes dessa data.",
+            advice="Envie o documento renovado antes dessa data.",
             path=reverse("web:home"),
         )
 
