@@ -158,3 +158,11 @@ declare(
     "valor o órgão não publicou, a multa sem vencimento); chamado com holder e on, devolve uma "
     "lista de billing.ledger.debts.Debt.",
 )
+declare(
+    "notify_holder",
+    expected=("reminders",),
+    doc="Os domínios avisam o permissionário de um evento do dia (requerimento decidido, reclamação "
+    "respondida) pelo e-mail e SMS que ele escolheu; chamado com holder, event, dedup_key, subject, "
+    "what, path e, se houver, due, citation e advice, dentro da transação do evento "
+    "(lotacao.reminders.services.notify_holder).",
+)

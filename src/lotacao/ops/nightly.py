@@ -24,6 +24,7 @@ from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
 from lotacao.enforcement.sanctions.followups import end_suspensions
 from lotacao.permits.services import expire_due
 from lotacao.public.readmodel import refresh as refresh_public_answers
+from lotacao.reminders.services import run as run_reminders
 from lotacao.workqueue.services import refresh
 
 
@@ -53,6 +54,9 @@ JOBS = [
     Job("chartering_clocks", "Prazos do CRC do fretamento", lambda d: run_clocks(today=d)),
     Job("purge_passenger_lists", "Eliminação das listas de passageiros vencidas", lambda d: purge(today=d)),
     Job("build_work_queue", "Fila de trabalho", lambda d: refresh(d)),
+    # After the jobs that change deadlines, notices and the work queue: the day's e-mails and SMS
+    # go into the outbox (dedup keys: a rerun of the night sends nothing twice).
+    Job("reminders", "Lembretes do dia por e-mail e SMS", run_reminders),
     Job(
         "prune_idempotency_keys",
         "Limpeza das chaves de idempotência com mais de 24 horas",

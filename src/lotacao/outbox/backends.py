@@ -57,3 +57,28 @@ def for_channel(channel: str) -> Backend:
         return EmailBackend()
     backend: Backend = import_string(settings.LOTACAO_SMS_BACKEND)()
     return backend
+
+
+class HttpSMSBackend:
+    """An SMS provider's HTTP API: POST {"to", "text", "from"} as JSON to LOTACAO_SMS_URL with the
+    key as a Bearer token; any 2xx answer is acceptance, anything else raises (the outbox retries).
+    Most Brazilian SMS gateways take this shape directly or through a small relay."""
+
+    label = "serviço de SMS"
+
+    def send(self, message: Message) -> None:
+        import requests
+
+        if not settings.LOTACAO_SMS_URL:
+            raise RuntimeError("LOTACAO_SMS_URL não configurado")
+        token = settings.LOTACAO_SMS_TOKEN
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        answer = requests.post(
+            settings.LOTACAO_SMS_URL,
+            json={"to": message.address, "text": message.body, "from": settings.LOTACAO_SMS_SENDER,
+                  "id": message.message_id},
+            headers=headers,
+            timeout=settings.EMAIL_TIMEOUT,
+        )
+        if not 200 <= answer.status_code < 300:
+            raise RuntimeError(f"o serviço de SMS respondeu {answer.status_code}")

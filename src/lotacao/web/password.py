@@ -14,18 +14,57 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
+from django.core.cache import cache
 from django.urls import path, reverse, reverse_lazy
 
 from lotacao.outbox import services as outbox
 from lotacao.outbox.models import Event
 
 
+def _counted(kind: str, value: str) -> bool:
+    """Count one request for this address or account in the window; False once over the limit.
+
+    The cache keeps the counters (Redis or the database in production): `add` opens the window,
+    `incr` counts atomically across processes.
+    """
+    window = max(1, int(settings.LOTACAO_PASSWORD_RESET_WINDOW_MINUTES)) * 60
+    key = "senha:" + kind + ":" + hashlib.sha256(value.encode()).hexdigest()[:32]
+    if cache.add(key, 1, timeout=window):
+        return True
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, timeout=window)
+        return True
+    return int(count) <= int(settings.LOTACAO_PASSWORD_RESET_LIMIT)
+
+
 class ResetRequestForm(auth_forms.PasswordResetForm):
+    """Throttled per address typed (a form error, the same whether or not an account has it: no
+    enumeration) and per account (silently: the page still says "sent", so a limit reached on an
+    account never tells that the account exists)."""
+
     email = forms.EmailField(
         label="E-mail cadastrado",
         max_length=254,
         error_messages={"required": "Informe o e-mail.", "invalid": "Informe um e-mail válido."},
     )
+
+    def clean_email(self) -> str:
+        address = str(self.cleaned_data["email"]).strip()
+        if not _counted("endereco", address):
+            minutes = int(settings.LOTACAO_PASSWORD_RESET_WINDOW_MINUTES)
+            raise forms.ValidationError(
+                "Já recebemos vários pedidos para este e-mail. Por segurança, espere "
+                f"{minutes} minutos antes de pedir de novo e confira a sua caixa de entrada e o lixo "
+                "eletrônico."
+            )
+        return address
+
+    def get_users(self, email: str) -> Any:
+        for user in super().get_users(email):
+            if _counted("conta", str(user.pk)):
+                yield user
 
     def send_mail(
         self,

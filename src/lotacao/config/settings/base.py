@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -108,6 +109,7 @@ TEMPLATES = [
                 "lotacao.web.regimes.regimes",
                 "lotacao.web.menu.menu",
                 "lotacao.web.chrome.chrome",
+                "lotacao.govbr.context.govbr",
             ],
         },
     }
@@ -293,3 +295,40 @@ LOTACAO_SMS_DIR = Path(os.environ.get("LOTACAO_SMS_DIR", VAR_DIR / "sms"))
 LOTACAO_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("LOTACAO_OUTBOX_MAX_ATTEMPTS", "8"))
 # Password reset links expire (Django's token): 2 hours.
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("LOTACAO_PASSWORD_RESET_SECONDS", str(2 * 60 * 60)))
+# A django-anymail provider (EMAIL_BACKEND="anymail.backends.<provider>.EmailBackend") reads its
+# keys from LOTACAO_ANYMAIL, a JSON object (e.g. {"MAILGUN_API_KEY": "…"}); SMTP stays the default.
+ANYMAIL = json.loads(os.environ.get("LOTACAO_ANYMAIL", "{}") or "{}")
+# The HTTP SMS backend (LOTACAO_SMS_BACKEND="lotacao.outbox.backends.HttpSMSBackend"): the
+# provider's address, its key (sent as a Bearer token) and the sender's name (docs/notifications.md).
+LOTACAO_SMS_URL = os.environ.get("LOTACAO_SMS_URL", "")
+LOTACAO_SMS_TOKEN = os.environ.get("LOTACAO_SMS_TOKEN", "")
+LOTACAO_SMS_SENDER = os.environ.get("LOTACAO_SMS_SENDER", "Lotacao")
+# Password reset requests: at most LOTACAO_PASSWORD_RESET_LIMIT per address typed and per account in
+# LOTACAO_PASSWORD_RESET_WINDOW_MINUTES (web/password.py).
+LOTACAO_PASSWORD_RESET_LIMIT = int(os.environ.get("LOTACAO_PASSWORD_RESET_LIMIT", "3"))
+LOTACAO_PASSWORD_RESET_WINDOW_MINUTES = int(os.environ.get("LOTACAO_PASSWORD_RESET_WINDOW_MINUTES", "60"))
+# The links in messages start with this address (the installation's public address).
+LOTACAO_SITE_URL = os.environ.get("LOTACAO_SITE_URL", "http://localhost:8000").rstrip("/")
+# Reminders (lotacao.reminders, the nightly run): how many days before a date the holder is
+# reminded, per kind — the installation's choice (the laws give the deadlines, not when to remind).
+# LOTACAO_REMINDER_DAYS overrides them as JSON ({"deadline": [5, 1], …}); an event (notice served,
+# decision, slip issued or overdue) older than LOTACAO_REMINDER_LOOKBACK_DAYS is not announced.
+LOTACAO_REMINDER_DAYS = {
+    "deadline": [5, 1],
+    "charge": [3],
+    "document": [30, 7],
+    "renewal": [90, 30],
+    "inspection": [7, 1],
+    **json.loads(os.environ.get("LOTACAO_REMINDER_DAYS", "{}") or "{}"),
+}
+LOTACAO_REMINDER_LOOKBACK_DAYS = int(os.environ.get("LOTACAO_REMINDER_LOOKBACK_DAYS", "7"))
+
+# gov.br Login Único (lotacao.govbr, OpenID Connect with PKCE): off unless the issuer and the
+# client are set. The discovery document is <issuer>/.well-known/openid-configuration unless
+# LOTACAO_GOVBR_DISCOVERY_URL names another (docs/govbr.md).
+LOTACAO_GOVBR_ISSUER = os.environ.get("LOTACAO_GOVBR_ISSUER", "").rstrip("/")
+LOTACAO_GOVBR_DISCOVERY_URL = os.environ.get("LOTACAO_GOVBR_DISCOVERY_URL", "")
+LOTACAO_GOVBR_CLIENT_ID = os.environ.get("LOTACAO_GOVBR_CLIENT_ID", "")
+LOTACAO_GOVBR_CLIENT_SECRET = os.environ.get("LOTACAO_GOVBR_CLIENT_SECRET", "")
+LOTACAO_GOVBR_SCOPES = os.environ.get("LOTACAO_GOVBR_SCOPES", "openid email profile govbr_confiabilidades")
+LOTACAO_GOVBR_TIMEOUT = int(os.environ.get("LOTACAO_GOVBR_TIMEOUT", "10"))
