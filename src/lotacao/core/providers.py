@@ -100,7 +100,7 @@ declare(
 )
 declare(
     "work_items",
-    expected=("documents", "enforcement", "inspections", "lines", "permits", "chartering"),
+    expected=("documents", "enforcement", "inspections", "lines", "permits", "chartering", "ombudsman"),
     doc="A fila de trabalho noturna pergunta a cada domínio o que vence ou espera ação.",
 )
 declare(

@@ -113,9 +113,18 @@ def load(today: dt.date | None = None) -> DemoSummary:
             _users(jurisdiction, holders[0], summary)
         # Each domain extends the demo with what its models hold, in this order (a later one
         # reads what an earlier one made: inspections need permits, enforcement needs both).
-        from lotacao.demo import billing, chartering, documents, enforcement, inspections, lines, permits
+        from lotacao.demo import (
+            billing,
+            chartering,
+            documents,
+            enforcement,
+            inspections,
+            lines,
+            ombudsman,
+            permits,
+        )
 
-        for loader in (permits, documents, inspections, lines, chartering, enforcement, billing):
+        for loader in (permits, documents, inspections, lines, chartering, enforcement, billing, ombudsman):
             loader.load(today, summary)
         # What the nightly job would have queued, so the demo opens on a real work queue.
         from lotacao.workqueue.services import refresh
