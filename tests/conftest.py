@@ -131,6 +131,7 @@ WORLD_EXTENSIONS = [
     "lotacao.enforcement.testing",
     "lotacao.billing.testing",
     "lotacao.chartering.testing",
+    "lotacao.ombudsman.testing",
 ]
 
 

@@ -65,7 +65,14 @@ def test_the_line_index_lists_and_searches(world: Any, client: Client, monkeypat
     from lotacao.lines import selectors
 
     def fake(code: str, on: Any) -> list[dict[str, str]]:
-        return [{"code": f"{code[:1].upper()}-1", "name": f"Centro de {code}", "origin": "Centro", "destination": "Praia"}]
+        return [
+            {
+                "code": f"{code[:1].upper()}-1",
+                "name": f"Centro de {code}",
+                "origin": "Centro",
+                "destination": "Praia",
+            }
+        ]
 
     monkeypatch.setattr(selectors, "public_lines", fake)
     page = client.get("/publico/linhas/")
@@ -76,7 +83,7 @@ def test_the_line_index_lists_and_searches(world: Any, client: Client, monkeypat
     assert client.get("/publico/linhas/", {"q": "x" * 61}).status_code == 200
 
 
-def test_the_chartering_register_rows_are_links(pe: Any, client: Client) -> None:
+def test_the_chartering_register_rows_are_links(pe: Any, client: Client) -> None:  # noqa: F811
     from django.utils import timezone
 
     from lotacao.chartering.models import Crc
@@ -97,7 +104,10 @@ def _boom(request: Any) -> Any:
     raise RuntimeError("falha de teste")
 
 
-urlpatterns = [path("quebra/", _boom), *__import__("lotacao.config.urls", fromlist=["urlpatterns"]).urlpatterns]
+urlpatterns = [
+    path("quebra/", _boom),
+    *__import__("lotacao.config.urls", fromlist=["urlpatterns"]).urlpatterns,
+]
 handler404 = "lotacao.core.middleware.not_found"
 
 

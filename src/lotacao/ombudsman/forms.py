@@ -70,7 +70,7 @@ class ComplaintForm(forms.Form):
 
     def clean_occurred_at(self) -> Any:
         value = self.cleaned_data.get("occurred_at")
-        if value is not None and value > timezone.now():
+        if value is not None and (value.year > timezone.now().year or value > timezone.now()):
             raise forms.ValidationError("A data e hora do fato está no futuro.")
         return value
 

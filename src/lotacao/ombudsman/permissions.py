@@ -2,6 +2,8 @@
 
 - the queue, triage, forwarding, the clock, answers and closing: ouvidor (the ombudsman), and the
   manager, who answers for the agency;
+- reading a manifestation (never its identity): also the units it may be forwarded to — the
+  clerks and the inspectors (art. 16, p.ú.);
 - the complainant's identity: the ombudsman alone (Lei 13.460/2017, art. 10, § 7º), each opening
   audited — not the manager, not the operator;
 - taking a phone or counter call: ouvidor, atendente and gestor;
@@ -15,6 +17,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 
 QUEUE_ROLES = ("ouvidor", "gestor")
+VIEW_ROLES = ("ouvidor", "gestor", "atendente", "fiscal")
 IDENTITY_ROLES = ("ouvidor",)
 INTAKE_ROLES = ("ouvidor", "atendente", "gestor")
 

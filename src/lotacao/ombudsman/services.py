@@ -56,6 +56,7 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read over the
 CODE_LENGTH = 8
 PHOTO_TYPES = {"image/jpeg", "image/png", "image/webp"}
 CITE_DEADLINE = "Lei federal 13.460/2017, art. 16"
+EARLIEST_YEAR = 2000  # a date typed wrong (0001-01-01), not a rule of the law
 
 
 def _kinds_in_words() -> str:
@@ -174,7 +175,9 @@ def file_complaint(
     if occurred_at is not None:
         if timezone.is_naive(occurred_at):
             occurred_at = timezone.make_aware(occurred_at)
-        if occurred_at > moment + dt.timedelta(minutes=5):
+        if occurred_at.year < EARLIEST_YEAR:
+            raise ValidationError(f"A data do fato é anterior a {EARLIEST_YEAR}: confira a data.")
+        if occurred_at.year > moment.year or occurred_at > moment + dt.timedelta(minutes=5):
             raise ValidationError("A data e hora do fato está no futuro.")
     vehicle = None
     clean = ""

@@ -1,14 +1,14 @@
 from django.urls import URLPattern, URLResolver, path
+from django.views.generic import RedirectView
 
 from lotacao.ombudsman import views
 
 app_name = "ombudsman"
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("", views.queue, name="queue"),
+    path("", RedirectView.as_view(pattern_name="ombudsman:queue"), name="home"),
+    path("fila/", views.queue, name="queue"),
     path("nova/", views.intake, name="intake"),
-    path("<int:pk>/", views.detail, name="complaint"),
-    path("<int:pk>/identificacao/", views.identity, name="identity"),
-    path("<int:pk>/<slug:action>/", views.act, name="act"),
-    path("fotos/<int:pk>/", views.photo, name="photo"),
+    path("<int:pk>/", views.ComplaintDetail.as_view(), name="complaint"),
+    path("fotos/<int:pk>/", views.ComplaintPhotoFile.as_view(), name="photo"),
 ]

@@ -8,12 +8,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views import View
 
 from lotacao.audit.services import history
 from lotacao.core.models import Jurisdiction
@@ -58,7 +59,8 @@ def queue(request: HttpRequest) -> HttpResponse:
 
 def _detail(request: HttpRequest, complaint: Complaint, status: int = 200, **extra: Any) -> HttpResponse:
     access = _access(request)
-    actions = {t.action for t in states.available(complaint.status)}
+    worker = permissions.allowed(access, complaint.jurisdiction_id, permissions.QUEUE_ROLES)
+    actions = {t.action for t in states.available(complaint.status)} if worker else set()
     if complaint.extended_on is not None:
         actions.discard("extend")
     context = {
@@ -78,7 +80,8 @@ def _detail(request: HttpRequest, complaint: Complaint, status: int = 200, **ext
         "note_form": forms.NoteForm(),
         "identity_form": extra.pop("identity_form", forms.IdentityForm()),
         "inspection_form": extra.pop("inspection_form", forms.InspectionForm()),
-        "notice_url": _notice_url(complaint),
+        "notice_url": _notice_url(complaint) if worker else "",
+        "worker": worker,
         **extra,
     }
     return render(request, "ombudsman/complaint.html", context, status=status)
@@ -109,15 +112,23 @@ def _notice_url(complaint: Complaint) -> str:
     return f"{reverse('enforcement:notice_create')}?{urlencode(query)}"
 
 
-@login_required
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    return _detail(request, _complaint(request, pk))
+class ComplaintDetail(LoginRequiredMixin, View):
+    """A manifestation: its facts, the clock, the answer and the steps (POST `acao`). Read by the
+    units it may be forwarded to; worked by the ombudsman's roles; the identity by the ombudsman."""
+
+    model = Complaint
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return _detail(request, _complaint(request, pk, permissions.VIEW_ROLES))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        action = request.POST.get("acao", "")
+        if action == "identificacao":
+            return _identity(request, pk)
+        return _act(request, _complaint(request, pk), action)
 
 
-@login_required
-@require_POST
-def act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    complaint = _complaint(request, pk)
+def _act(request: HttpRequest, complaint: Complaint, action: str) -> HttpResponse:
     user = request.user
     follow = request.build_absolute_uri(reverse("public:complaint_follow"))
     bound: dict[str, Any] = {}
@@ -153,7 +164,7 @@ def act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             if form.is_valid():
                 services.schedule_inspection(actor=user, complaint=complaint, **form.cleaned_data)
         else:
-            raise Http404("Ação desconhecida.")
+            return _detail(request, complaint, status=422, refusal="Ação desconhecida.")
     except ValidationError as error:
         complaint.refresh_from_db()
         return _detail(request, complaint, status=422, refusal=" ".join(error.messages), **bound)
@@ -163,9 +174,7 @@ def act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     return redirect("ombudsman:complaint", pk=complaint.pk)
 
 
-@login_required
-@require_POST
-def identity(request: HttpRequest, pk: int) -> HttpResponse:
+def _identity(request: HttpRequest, pk: int) -> HttpResponse:
     """The complainant's identity, for the ombudsman alone, each opening audited (art. 10, § 7º)."""
     complaint = _complaint(request, pk, permissions.IDENTITY_ROLES)
     if not permissions.may_see_identity(_access(request), complaint.jurisdiction_id):
@@ -184,11 +193,13 @@ def identity(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@login_required
-def photo(request: HttpRequest, pk: int) -> FileResponse:
-    found = get_object_or_404(ComplaintPhoto.objects.select_related("complaint"), pk=pk)
-    permissions.require(request, found.jurisdiction_id, permissions.QUEUE_ROLES)
-    return FileResponse(found.file.open("rb"), content_type=found.content_type)
+class ComplaintPhotoFile(LoginRequiredMixin, View):
+    model = ComplaintPhoto
+
+    def get(self, request: HttpRequest, pk: int) -> FileResponse:
+        found = get_object_or_404(ComplaintPhoto.objects.select_related("complaint"), pk=pk)
+        permissions.require(request, found.jurisdiction_id, permissions.VIEW_ROLES)
+        return FileResponse(found.file.open("rb"), content_type=found.content_type)
 
 
 @login_required

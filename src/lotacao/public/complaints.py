@@ -122,6 +122,10 @@ def _year(request: HttpRequest, place: Jurisdiction) -> int:
     return choices[0]
 
 
+def _count(s: stats.YearStats, month: int, kind: str) -> int:
+    return s.by_month[month][kind] if month in s.by_month else 0
+
+
 def _charts(s: stats.YearStats) -> list[Chart]:
     kinds = list(Kind)
     monthly = Chart(
@@ -129,7 +133,7 @@ def _charts(s: stats.YearStats) -> list[Chart]:
         title=f"Manifestações recebidas por mês em {s.year}",
         series=[k.label for k in kinds],
         rows=[
-            Row(stats.month_label(m, s.year), [s.by_month[m][k.value] if m in s.by_month else 0 for k in kinds])
+            Row(stats.month_label(m, s.year), [_count(s, m, k.value) for k in kinds])
             for m in range(1, 13)
         ],
         row_header="Mês",
