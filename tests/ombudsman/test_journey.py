@@ -146,6 +146,8 @@ def test_the_api_files_and_answers_201_with_protocol_code_and_due(world: Any, cl
         ({"line": "NAO-EXISTE"}, "não existe"),
         ({"contact": "não é contato"}, "e-mail ou um telefone"),
         ({"occurred_at": "2099-01-01T10:00:00-03:00"}, "futuro"),
+        ({"occurred_at": "9999-12-31T23:59:00"}, "futuro"),
+        ({"occurred_at": "0001-01-01T00:00:00"}, "anterior a 2000"),
     ],
 )
 def test_bad_input_is_a_clear_422_and_changes_nothing(

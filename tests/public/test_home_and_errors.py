@@ -30,13 +30,15 @@ def test_the_home_reaches_every_public_page(world: Any, client: Client) -> None:
         "/publico/linhas/",
         "/publico/manifestacao/",
         "/publico/manifestacao/acompanhar/",
-        "/dados/",
         "/publico/recife/",
         "/publico/esteio/",
         "/publico/fretamento/",
     ):
         assert wanted in links, wanted
     assert 'action="/publico/veiculos/"' in home.content.decode()
+    from lotacao.public.home import open_data_url
+
+    assert ("/dados/" in links) == bool(open_data_url())  # linked once lotacao.opendata serves it
     place = client.get("/publico/recife/")
     assert place.status_code == 200
     place_links = _links(place.content.decode())

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 
 from lotacao.chartering.rules import regulates_chartering
@@ -18,6 +19,16 @@ from lotacao.core.vehicle_verdict import has_permits
 from lotacao.lines import selectors as lines_selectors
 
 SEARCH_MAX = 60
+OPEN_DATA = "/dados/"
+
+
+def open_data_url() -> str:
+    """The open data catalogue's address, once lotacao.opendata serves it (never a dead link)."""
+    try:
+        resolve(OPEN_DATA)
+    except Resolver404:
+        return ""
+    return OPEN_DATA
 
 
 def _places() -> list[dict[str, Any]]:
@@ -41,7 +52,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "public/home.html",
-        {"places": places, "any_chartering": any(p["chartering"] for p in places)},
+        {
+            "places": places,
+            "any_chartering": any(p["chartering"] for p in places),
+            "open_data": open_data_url(),
+        },
     )
 
 
@@ -50,7 +65,9 @@ def place_home(request: HttpRequest, jurisdiction: str) -> HttpResponse:
     if found is None:
         raise Http404("Jurisdição desconhecida.")
     lines = lines_selectors.public_lines(jurisdiction, timezone.localdate()) if found["permits"] else []
-    return render(request, "public/place_home.html", {"place": found, "lines": lines})
+    return render(
+        request, "public/place_home.html", {"place": found, "lines": lines, "open_data": open_data_url()}
+    )
 
 
 def line_index(request: HttpRequest) -> HttpResponse:
