@@ -133,6 +133,7 @@ WORLD_EXTENSIONS = [
     "lotacao.chartering.testing",
     "lotacao.holder_requests.testing",
     "lotacao.duties.testing",
+    "lotacao.ombudsman.testing",
 ]
 
 

@@ -61,6 +61,12 @@ def _pages(world: Any) -> dict[str, list[str]]:
             f"/cobranca/permissionario/{o['registry.holder'].pk}/",
         ],
         "permissionario1.recife": ["/", "/permissoes/"],
+        "ouvidor.recife": [
+            "/",
+            "/ouvidoria/fila/",
+            f"/ouvidoria/{o['ombudsman.complaint'].pk}/",
+            "/ouvidoria/nova/",
+        ],
     }
 
 
@@ -79,6 +85,12 @@ def test_main_pages_of_each_role_have_no_serious_accessibility_violation(
         "/publico/veiculos/",
         f"/publico/veiculos/{plate}/",
         "/publico/linhas/recife/",
+        "/publico/",
+        "/publico/recife/",
+        "/publico/linhas/",
+        "/publico/manifestacao/",
+        "/publico/manifestacao/acompanhar/",
+        "/publico/ouvidoria/recife/",
         "/conta/entrar/",
     ):
         for device in (page, phone):
@@ -102,6 +114,7 @@ def test_main_pages_of_each_role_have_no_serious_accessibility_violation(
         "atendente.recife",
         "fiscal.recife",
         "comissao.recife",
+        "ouvidor.recife",
         "permissionario1.recife",
         "permissionario0.recife",
     ],

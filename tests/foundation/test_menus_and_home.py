@@ -18,7 +18,7 @@ from lotacao.accounts.models import User
 from lotacao.web import dashboard, menu
 
 CODES = ["recife", "cabo", "esteio", "marica", "pernambuco"]
-ROLES = ["gestor", "atendente", "fiscal", "comissao"]
+ROLES = ["gestor", "atendente", "fiscal", "comissao", "ouvidor"]
 NAV = re.compile(r'<nav id="menu-principal".*?</nav>', re.S)
 HREF = re.compile(r'href="([^"]+)"')
 

@@ -19,7 +19,7 @@ from lotacao.accounts.models import User
 from tests.language.crawl import crawl, findings, parse_html
 
 CODES = ["recife", "cabo", "esteio", "marica", "pernambuco"]
-ROLES = ["gestor", "atendente", "fiscal", "comissao", "permissionario"]
+ROLES = ["gestor", "atendente", "fiscal", "comissao", "ouvidor", "permissionario"]
 PUBLIC = ["/", "/conta/entrar/", "/publico/veiculos/", "/publico/fretamento/"] + [
     f"/publico/linhas/{code}/" for code in CODES
 ]

@@ -29,6 +29,8 @@ class Role(models.TextChoices):
     CLERK = "atendente", "Atendente"
     INSPECTOR = "fiscal", "Fiscal"
     COMMISSION = "comissao", "Membro de comissão"
+    # Lei federal 13.460/2017, art. 10, § 7º: only the ombudsman sees who filed a manifestation.
+    OMBUDSMAN = "ouvidor", "Ouvidor(a)"
 
 
 class StaffMembership(models.Model):

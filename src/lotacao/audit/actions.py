@@ -65,6 +65,16 @@ ACTIONS: dict[str, str] = {
     "document.uploaded": "documento recebido",
     "document.accepted": "documento aceito",
     "document.refused": "documento recusado",
+    # the ombudsman (Lei federal 13.460/2017)
+    "complaint.filed": "manifestação recebida",
+    "complaint.identity_recorded": "identificação do manifestante registrada (dados protegidos)",
+    "complaint.identity_opened": "identificação do manifestante consultada pela ouvidoria",
+    "complaint.triaged": "manifestação em análise",
+    "complaint.forwarded": "manifestação encaminhada a um setor",
+    "complaint.extended": "prazo da resposta prorrogado",
+    "complaint.answered": "manifestação respondida",
+    "complaint.closed": "manifestação encerrada",
+    "complaint.inspection_scheduled": "vistoria agendada a partir de manifestação",
     # billing
     "charge.issued": "emissão de cobrança",
     "charge.paid": "pagamento de cobrança",

@@ -109,6 +109,7 @@ declare(
         "chartering",
         "holder_requests",
         "duties",
+        "ombudsman",
     ),
     doc="A fila de trabalho noturna pergunta a cada domínio o que vence ou espera ação.",
 )

@@ -113,10 +113,20 @@ def load(today: dt.date | None = None) -> DemoSummary:
             _users(jurisdiction, holders[0], summary)
         # Each domain extends the demo with what its models hold, in this order (a later one
         # reads what an earlier one made: inspections need permits, enforcement needs both).
-        from lotacao.demo import billing, chartering, documents, enforcement, inspections, lines, permits
+        from lotacao.demo import (
+            billing,
+            chartering,
+            documents,
+            enforcement,
+            inspections,
+            lines,
+            ombudsman,
+            permits,
+        )
         from lotacao.demo import holder_requests as requests
 
-        for loader in (permits, documents, inspections, lines, chartering, enforcement, billing, requests):
+        loaders = (permits, documents, inspections, lines, chartering, enforcement, billing, requests, ombudsman)
+        for loader in loaders:
             loader.load(today, summary)
         from lotacao.demo import duties
 

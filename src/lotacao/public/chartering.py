@@ -20,6 +20,15 @@ from lotacao.chartering.status import crc_state
 
 def companies(request: HttpRequest) -> HttpResponse:
     rows = public_companies(timezone.localdate(), request.GET.get("jurisdicao") or None)
+    # each row links to its CRC's public page (the certificate's QR opens the same page)
+    tokens = {
+        (j, number): token
+        for j, number, token in Crc.unscoped.filter(number__in=[r["crc_number"] for r in rows]).values_list(
+            "jurisdiction_id", "number", "token"
+        )
+    }
+    for row in rows:
+        row["crc_token"] = tokens.get((row["jurisdiction"], row["crc_number"]))
     return render(request, "public/chartering_companies.html", {"rows": rows})
 
 

@@ -26,9 +26,10 @@ from lotacao.enforcement import permissions as enforcement_permissions
 from lotacao.enforcement.sanctions import views_effects
 from lotacao.inspections import permissions as inspection_permissions
 from lotacao.lines import views as line_views
+from lotacao.ombudsman import permissions as ombudsman_permissions
 from lotacao.web import views_people
 
-STAFF = ("gestor", "atendente", "fiscal", "comissao")
+STAFF = ("gestor", "atendente", "fiscal", "comissao", "ouvidor")
 
 
 def within(wanted: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:
@@ -119,13 +120,26 @@ STAFF_ITEMS: tuple[Item, ...] = (
     Item("Multas", "enforcement:fines", enforcement_permissions.PROCESS_VIEW_ROLES, "Fiscalização"),
     Item("Faturamento", "billing:runs", billing_permissions.OFFICE, "Cobrança"),
     Item("Fundos e arrecadação", "billing:funds", billing_permissions.OFFICE, "Cobrança"),
+    Item(
+        "Manifestações",
+        "ombudsman:queue",
+        ombudsman_permissions.QUEUE_ROLES,
+        "Ouvidoria",
+        primary=True,
+    ),
+    Item(
+        "Registrar manifestação",
+        "ombudsman:intake",
+        within(("ouvidor", "atendente", "gestor"), ombudsman_permissions.INTAKE_ROLES),
+        "Ouvidoria",
+    ),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
     Item("Importar o cadastro existente", "onboarding:register", ("gestor",), "Gestão"),
 )
 
 ALL_NAMES = {item.url_name for item in STAFF_ITEMS}
 
-GROUPS = ("Fiscalização", "Atendimento", "Julgamento", "Cobrança", "Gestão")
+GROUPS = ("Fiscalização", "Atendimento", "Julgamento", "Cobrança", "Ouvidoria", "Gestão")
 
 
 @dataclass(frozen=True)

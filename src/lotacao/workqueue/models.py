@@ -13,6 +13,7 @@ KIND_LABELS = {
     "permit_application": "Requerimento de permissão",
     "law.value_missing": "Valor da lei a informar",
     "lines.draft": "Versão de linha aguardando aprovação",
+    "ombudsman.due": "Manifestação da ouvidoria perto do prazo",
     "lines.reaward": "Linha sem viagens iniciadas: adjudicação possível",
     "lines.unused": "Permissão sem operação na linha",
     "permit_term": "Vencimento de permissão",

@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",
+    # the innermost: real 404 and 500 pages even with DEBUG on (the demo); a no-op without DEBUG
+    "lotacao.public.errors.ErrorPagesMiddleware",
 ]
 
 ROOT_URLCONF = "lotacao.config.urls"

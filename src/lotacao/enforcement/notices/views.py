@@ -180,6 +180,11 @@ class NoticeCreate(LoginRequiredMixin, View):
         initial: dict[str, Any] = {"plate": request.GET.get("placa", "")}
         if request.GET.get("infracao"):
             initial["infraction_code"] = request.GET["infracao"]
+        # a link from another screen (the ombudsman's complaint) may bring the place and the facts
+        if request.GET.get("local"):
+            initial["place"] = request.GET["local"][:300]
+        if request.GET.get("descricao"):
+            initial["description"] = request.GET["descricao"][:2000]
         prefill, note = self._trip_prefill(request, code)
         initial.update(prefill)
         form = self._form(request, code, initial["plate"], initial=initial)
