@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.a11y import axe_violations
+
 pytestmark = pytest.mark.browser
 
 
@@ -137,7 +139,8 @@ def test_a_passenger_opens_the_line_from_the_plate_check(phone: Any, live_server
     with phone.expect_navigation():
         phone.click(f"text={line.code} — {line.name}")
     assert phone.url.endswith(f"/publico/linhas/recife/{line.code}/")
-    phone.wait_for_selector("#line-map.leaflet-container")
+    phone.wait_for_selector("svg.line-svg")  # no tile server: drawn here, no third party asked
+    assert axe_violations(phone) == []
     text = phone.inner_text("main")
     assert "Terminal Bairro" in text and "a cada 15 minutos" in text
     person = bworld.objects["recife"]["registry.person"]

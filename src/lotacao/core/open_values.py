@@ -83,6 +83,10 @@ BLOCKS: dict[str, str] = {
     "law.in_force": "sem a confirmação da vigência, o motor trata a lei como vigente",
     "chartering.tracker_silence": "sem esse tempo, o veículo sem posição do rastreador não é apontado",
     "chartering.passenger_list_retention": "sem esse prazo, as listas de passageiros não são apagadas",
+    "fare.benefits": "sem a lista, as páginas das linhas e os dados abertos dizem que as gratuidades não "
+    "foram informadas",
+    "fare.reserved_seats": "sem o número, as páginas das linhas não informam os lugares reservados",
+    "gtfs.contact_email": "sem o endereço, o GTFS e o catálogo de dados abertos saem sem contato",
 }
 
 

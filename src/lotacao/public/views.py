@@ -61,6 +61,7 @@ def line(request: HttpRequest, jurisdiction: str, code: str) -> HttpResponse:
         "jurisdiction": place,
         "line": found,
         "map": maps.map_data(found, found["stops"]),
+        "drawing": maps.svg(found["itinerary"], found["stops"], f"Mapa da linha {found['code']}"),
         **maps.tiles(),
     }
     return maps.allow_tiles(render(request, "public/line.html", context))
