@@ -235,18 +235,18 @@ def shared_stops(lines: list[Published]) -> tuple[dict[int, Place], list[Place]]
         ((_norm(s.name), s.lat, s.lon, s) for p in lines for s in p.stops), key=lambda m: m[:3]
     )
     groups: list[list[tuple[str, float, float, Stop]]] = []
-    by_name: dict[str, list[int]] = {}
+    cells: dict[tuple[str, int, int], list[int]] = {}  # (name, cell) -> groups; a cell is ~110 m
     for member in members:
+        name, lat, lon = member[0], member[1], member[2]
+        row, col = round(lat * 1000), round(lon * 1000)
+        near = (
+            i for dr in (-1, 0, 1) for dc in (-1, 0, 1) for i in cells.get((name, row + dr, col + dc), [])
+        )
         found = next(
-            (
-                i
-                for i in by_name.get(member[0], [])
-                if _metres((groups[i][0][1], groups[i][0][2]), (member[1], member[2])) <= SAME_STOP_M
-            ),
-            None,
+            (i for i in near if _metres((groups[i][0][1], groups[i][0][2]), (lat, lon)) <= SAME_STOP_M), None
         )
         if found is None:
-            by_name.setdefault(member[0], []).append(len(groups))
+            cells.setdefault((name, row, col), []).append(len(groups))
             groups.append([member])
         else:
             groups[found].append(member)
