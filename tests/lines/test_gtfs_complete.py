@@ -16,6 +16,7 @@ from django.urls import Resolver404, resolve
 
 from lotacao.core import law
 from lotacao.lines import gtfs
+from lotacao.lines.fares import FREE
 from tests.lines.feeds import canonical, kit, problems
 
 MUNICIPAL = ["recife", "cabo", "esteio", "marica"]
@@ -83,6 +84,13 @@ def check_feed(code: str, tmp_path: Path) -> None:
     with zipfile.ZipFile(io.BytesIO(feed)) as archive:
         info = archive.read("feed_info.txt").decode()
         routes = archive.read("routes.txt").decode()
+        riders = archive.read("rider_categories.txt").decode()
+        products = archive.read("fare_products.txt").decode()
+    # Fares v2: the full fare is the default category; the law's gratuities are free categories.
+    assert "inteira,Tarifa inteira,1," in riders
+    free = {f"gratuidade-{c}" for c in law.value(code, "fare.benefits", today) or [] if c in FREE}
+    assert free, code
+    assert all(f",0.00,BRL,{c}" in products for c in free), (code, products)
     assert f"dados@{code}.example.org" in info
     for line in routes.splitlines()[1:]:
         fields = line.split(",")

@@ -29,6 +29,10 @@ BENEFITS: dict[str, tuple[str, str]] = {
     "transit_voucher": ("Vale-transporte", "aceito como pagamento da passagem"),
 }
 
+FREE = frozenset(
+    {"elderly_free", "over_65_free", "disabled_free", "public_students_free", "children_lap_free"}
+)
+
 
 @dataclass(frozen=True)
 class Benefit:

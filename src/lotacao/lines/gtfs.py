@@ -90,6 +90,16 @@ HEADERS = {
     "frequencies.txt": ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"],
     "fare_attributes.txt": ["fare_id", "price", "currency_type", "payment_method", "transfers", "agency_id"],
     "fare_rules.txt": ["fare_id", "route_id"],
+    "networks.txt": ["network_id", "network_name"],
+    "route_networks.txt": ["route_id", "network_id"],
+    "rider_categories.txt": [
+        "rider_category_id",
+        "rider_category_name",
+        "is_default_fare_category",
+        "eligibility_url",
+    ],
+    "fare_products.txt": ["fare_product_id", "fare_product_name", "amount", "currency", "rider_category_id"],
+    "fare_leg_rules.txt": ["leg_group_id", "network_id", "fare_product_id"],
     "feed_info.txt": [
         "feed_publisher_name",
         "feed_publisher_url",
@@ -282,6 +292,7 @@ class Feed:
     places: list[Place] = field(default_factory=list)
     fares: dict[int, Any] = field(default_factory=dict)  # line id -> FareAct in force
     contact_email: str = ""
+    free: list[Any] = field(default_factory=list)  # the gratuities (lines.fares.Benefit) in force
 
     def version(self) -> str:
         orders = ", ".join(f"{p.line.code} OSO nº {p.order.number} v{p.version.number}" for p in self.lines)
@@ -305,6 +316,7 @@ def build(code: str, on: dt.date, url: str) -> Feed:
         places,
         lines_fares.fare_acts_on(code, on),
         str(law.value(code, "gtfs.contact_email", on) or ""),
+        [b for b in lines_fares.benefits(code, on).benefits if b.code in lines_fares.FREE],
     )
 
 
@@ -350,6 +362,32 @@ def _fare_rule_rows(feed: Feed) -> Iterator[list[Any]]:
             yield [_fare_id(p), p.line.code]
 
 
+def _priced(feed: Feed) -> list[tuple[Published, Any]]:
+    return [(p, feed.fares[p.line.pk]) for p in feed.lines if p.line.pk in feed.fares]
+
+
+def _rider_categories(feed: Feed) -> Iterator[list[Any]]:
+    """Fares v2: the full fare (default), the reduced one where an act sets it, each gratuity."""
+    priced = _priced(feed)
+    if not priced:
+        return
+    yield ["inteira", "Tarifa inteira", 1, ""]
+    if any(act.reduced_amount is not None for _p, act in priced):
+        yield ["desconto", "Tarifa com desconto", 0, feed.url]
+    for benefit in feed.free:
+        yield [f"gratuidade-{benefit.code}", f"{benefit.who} (gratuidade)", 0, feed.url]
+
+
+def _fare_products(feed: Feed) -> Iterator[list[Any]]:
+    for p, act in _priced(feed):
+        product, name = f"{p.line.code}-passagem", f"Passagem da linha {p.line.code}"
+        yield [product, name, f"{act.amount:.2f}", "BRL", "inteira"]
+        if act.reduced_amount is not None:
+            yield [product, name, f"{act.reduced_amount:.2f}", "BRL", "desconto"]
+        for benefit in feed.free:
+            yield [product, name, "0.00", "BRL", f"gratuidade-{benefit.code}"]
+
+
 def tables(feed: Feed) -> Iterator[tuple[str, Iterable[list[Any]]]]:
     jurisdiction = Jurisdiction.unscoped.get(code=feed.code)
     pack = law.pack_for(feed.code)
@@ -370,6 +408,17 @@ def tables(feed: Feed) -> Iterator[tuple[str, Iterable[list[Any]]]]:
     yield "frequencies.txt", (row for p in feed.lines for row in _frequencies(feed, p))
     yield "fare_attributes.txt", _fare_rows(feed)
     yield "fare_rules.txt", _fare_rule_rows(feed)
+    yield "networks.txt", ([f"rede-{p.line.code}", f"Linha {p.line.code}"] for p, _a in _priced(feed))
+    yield "route_networks.txt", ([p.line.code, f"rede-{p.line.code}"] for p, _a in _priced(feed))
+    yield "rider_categories.txt", _rider_categories(feed)
+    yield "fare_products.txt", _fare_products(feed)
+    yield (
+        "fare_leg_rules.txt",
+        (
+            [f"{p.line.code}-viagem", f"rede-{p.line.code}", f"{p.line.code}-passagem"]
+            for p, _a in _priced(feed)
+        ),
+    )
     yield (
         "feed_info.txt",
         [
@@ -508,7 +557,18 @@ def _frequencies(feed: Feed, p: Published) -> Iterator[list[Any]]:
 
 
 OPTIONAL = frozenset(
-    {"calendar_dates.txt", "frequencies.txt", "shapes.txt", "fare_attributes.txt", "fare_rules.txt"}
+    {
+        "calendar_dates.txt",
+        "frequencies.txt",
+        "shapes.txt",
+        "fare_attributes.txt",
+        "fare_rules.txt",
+        "networks.txt",
+        "route_networks.txt",
+        "rider_categories.txt",
+        "fare_products.txt",
+        "fare_leg_rules.txt",
+    }
 )
 
 
