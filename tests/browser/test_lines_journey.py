@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests import clock
+from tests.browser.a11y import axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -92,7 +93,9 @@ def test_clerk_draws_a_line_and_writes_an_order_refused_then_fixed(
     )
 
 
-def test_a_passenger_opens_the_line_from_the_plate_check(phone: Any, live_server: Any, bworld: Any) -> None:
+def test_a_passenger_opens_the_line_from_the_plate_check(
+    phone: Any, live_server: Any, bworld: Any, settings: Any
+) -> None:
     from lotacao.lines import places, services
     from lotacao.permits.models import Permit
     from tests.lines.conftest import version_kwargs
@@ -139,9 +142,17 @@ def test_a_passenger_opens_the_line_from_the_plate_check(phone: Any, live_server
     with phone.expect_navigation():
         phone.click(f"text={line.code} — {line.name}")
     assert phone.url.endswith(f"/publico/linhas/recife/{line.code}/")
-    phone.wait_for_selector("#line-map.leaflet-container")
+    phone.wait_for_selector("svg.line-svg")  # no tile server: drawn here, no third party asked
+    assert axe_violations(phone) == []
     text = phone.inner_text("main")
     assert "Terminal Bairro" in text and "a cada 15 minutos" in text
     person = bworld.objects["recife"]["registry.person"]
     assert person.full_name not in text and person.cpf not in text
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    # With the agency's own tile server the page loads Leaflet, and still no nested interactive
+    # controls (the zoom buttons once sat inside a role="img").
+    settings.LOTACAO_MAP_TILES = "/static/tiles-do-orgao/{z}/{x}/{y}.png"
+    phone.goto(f"{live_server.url}/publico/linhas/recife/{line.code}/")
+    phone.wait_for_selector("#line-map.leaflet-container .leaflet-control-zoom")
+    assert phone.locator("svg.line-svg").count() == 0
+    assert axe_violations(phone) == []

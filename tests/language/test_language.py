@@ -20,7 +20,7 @@ from tests.language.crawl import crawl, findings, parse_html
 
 CODES = ["recife", "cabo", "esteio", "marica", "pernambuco"]
 ROLES = ["gestor", "atendente", "fiscal", "comissao", "ouvidor", "permissionario"]
-PUBLIC = ["/", "/conta/entrar/", "/publico/veiculos/", "/publico/fretamento/"] + [
+PUBLIC = ["/", "/conta/entrar/", "/publico/veiculos/", "/publico/fretamento/", "/dados/"] + [
     f"/publico/linhas/{code}/" for code in CODES
 ]
 

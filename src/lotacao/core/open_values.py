@@ -87,6 +87,10 @@ BLOCKS: dict[str, str] = {
     "para ser feita e nenhuma é apontada como atrasada",
     "report.": "sem a periodicidade e o prazo, o relatório não tem períodos a entregar e nenhum atraso é "
     "apontado ao órgão gestor",
+    "fare.benefits": "sem a lista, as páginas das linhas e os dados abertos dizem que as gratuidades não "
+    "foram informadas",
+    "fare.reserved_seats": "sem o número, as páginas das linhas não informam os lugares reservados",
+    "gtfs.contact_email": "sem o endereço, o GTFS e o catálogo de dados abertos saem sem contato",
 }
 
 

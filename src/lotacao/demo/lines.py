@@ -34,12 +34,12 @@ Point = tuple[float, float]  # (lon, lat)
 PATHS: dict[str, dict[str, tuple[Point, Point]]] = {
     "recife": {
         "L-101": ((-34.9177, -8.0265), (-34.8990, -8.0570)),
-        "L-205": ((-34.9410, -8.1200), (-34.8890, -8.0600)),
+        "L-205": ((-34.9410, -8.1200), (-34.8990, -8.0570)),  # to the Derby terminal of L-101
         "L-300": ((-34.9560, -8.0900), (-34.9050, -8.0750)),
     },
     "cabo": {
         "C-01": ((-35.0070, -8.2150), (-35.0320, -8.2850)),
-        "C-02": ((-34.9530, -8.3330), (-35.0300, -8.2870)),
+        "C-02": ((-34.9530, -8.3330), (-35.0320, -8.2850)),  # the same Centro terminal
         "C-03": ((-35.0600, -8.2500), (-35.0330, -8.2840)),
     },
     "esteio": {
@@ -49,10 +49,12 @@ PATHS: dict[str, dict[str, tuple[Point, Point]]] = {
     },
     "marica": {
         "M-10": ((-42.9700, -22.9600), (-42.8190, -22.9190)),
-        "M-20": ((-42.6900, -22.9550), (-42.8170, -22.9200)),
+        "M-20": ((-42.6900, -22.9550), (-42.8190, -22.9190)),  # the same Centro terminal
         "M-30": ((-42.8800, -22.8900), (-42.8200, -22.9180)),
     },
 }
+# A terminal two lines share bears one name (the GTFS publishes it as one station).
+TERMINAL_NAMES: dict[Point, str] = {(-34.8990, -8.0570): "Terminal Derby"}
 DRAFT = {"recife": "L-300", "cabo": "C-03", "esteio": "A-3", "marica": "M-30"}
 DRAFT_NAMES = {
     "L-300": "Jardim São Paulo — Afogados",
@@ -61,13 +63,32 @@ DRAFT_NAMES = {
     "M-30": "Inoã — Centro",
 }
 REGIONS = {"M-10": "Itaipuaçu", "M-20": "Ponta Negra", "M-30": "Inoã"}
+# The municipal holidays (the laws fix none) and the open data's contact are the agency's values.
 AGENCY_VALUES: dict[str, dict[str, Any]] = {
-    "cabo": {"lines.shared_stretch": {"buffer_m": 25, "min_length_m": 300}},
+    "recife": {
+        "calendar.municipal_holidays": ["07-16", "12-08"],  # N. Sra. do Carmo, N. Sra. da Conceição
+        "gtfs.contact_email": "dados@recife.example.org",
+        "fare.benefits": ["elderly_free", "disabled_free", "school_pass", "transit_voucher"],
+    },
+    "cabo": {
+        "lines.shared_stretch": {"buffer_m": 25, "min_length_m": 300},
+        "calendar.municipal_holidays": ["07-09"],  # emancipação política (demonstração)
+        "gtfs.contact_email": "dados@cabo.example.org",
+    },
+    "esteio": {
+        "calendar.municipal_holidays": ["08-15"],  # padroeira (demonstração)
+        "gtfs.contact_email": "dados@esteio.example.org",
+        "fare.benefits": ["over_65_free", "school_pass"],
+    },
     "marica": {
         "lines.shared_stretch": {"buffer_m": 25, "min_length_m": 300},
         "lines.regions": ["Centro", "Itaipuaçu", "Inoã", "Ponta Negra", "São José do Imbassaí"],
+        "calendar.municipal_holidays": ["05-26"],  # emancipação política (demonstração)
+        "gtfs.contact_email": "dados@marica.example.org",
     },
 }
+SPEED_KMH = 18  # the demo's commercial speed of a van in town, stops included
+ACCESSIBLE = {"Parada da Escola": "yes", "Parada do Mercado": "no"}  # recorded for two stops
 
 
 def at(a: Point, b: Point, f: float, metres_left: float = 0.0) -> Point:
@@ -105,7 +126,7 @@ def load(today: dt.date, summary: Any) -> None:
                 continue
             _version(line, ends, since, approve=line_code != DRAFT[code])
             if line_code != DRAFT[code]:
-                _order(line, since)
+                _order(line, since, ends)
             summary.created += 1
         _places(jurisdiction, today, summary)
 
@@ -145,12 +166,27 @@ def _version(line: Line, ends: tuple[Point, Point], since: dt.date, *, approve: 
     code = line.jurisdiction_id
     temporal = code == "recife" and line.code == "L-205"  # the demo's night line
     stops = [
-        {"name": f"Terminal {line.origin or 'de origem'}", "lon": a[0], "lat": a[1], "kind": "terminal"},
-        {"name": "Parada do Mercado", "lon": at(a, b, 0.15)[0], "lat": at(a, b, 0.15)[1]},
-        {"name": "Parada da Escola", "lon": along(a, b, 0.5, 20)[0], "lat": along(a, b, 0.5, 20)[1]},
+        {
+            "name": TERMINAL_NAMES.get(a, f"Terminal {line.origin or 'de origem'}"),
+            "lon": a[0],
+            "lat": a[1],
+            "kind": "terminal",
+        },
+        {
+            "name": "Parada do Mercado",
+            "lon": at(a, b, 0.15)[0],
+            "lat": at(a, b, 0.15)[1],
+            "wheelchair": ACCESSIBLE["Parada do Mercado"],
+        },
+        {
+            "name": "Parada da Escola",
+            "lon": along(a, b, 0.5, 20)[0],
+            "lat": along(a, b, 0.5, 20)[1],
+            "wheelchair": ACCESSIBLE["Parada da Escola"],
+        },
         {"name": "Parada da Praça", "lon": at(a, b, 0.85)[0], "lat": at(a, b, 0.85)[1]},
         {
-            "name": f"Terminal {line.destination or 'de destino'}",
+            "name": TERMINAL_NAMES.get(b, f"Terminal {line.destination or 'de destino'}"),
             "lon": b[0],
             "lat": b[1],
             "kind": "terminal",
@@ -185,7 +221,16 @@ def _version(line: Line, ends: tuple[Point, Point], since: dt.date, *, approve: 
     return version
 
 
-def _order(line: Line, since: dt.date) -> None:
+def trip_minutes(ends: tuple[Point, Point]) -> int:
+    """Running time from the itinerary's length at the demo's commercial speed (at least 5 min)."""
+    from lotacao.lines.geometry import length_m
+
+    a, b = ends
+    metres = length_m([list(a), list(at(a, b, 0.3)), list(at(a, b, 0.7)), list(b)])
+    return max(5, round(metres / 1000 / SPEED_KMH * 60))
+
+
+def _order(line: Line, since: dt.date, ends: tuple[Point, Point]) -> None:
     night = line.jurisdiction_id == "recife" and line.code == "L-205"
     if night:
         periods = [
@@ -207,7 +252,8 @@ def _order(line: Line, since: dt.date) -> None:
         line=line,
         periods=periods,
         fleet=3,
-        trip_minutes=45,
+        trip_minutes=trip_minutes(ends),
+        both_directions=True,
         valid_from=since,
         act=f"{label} nº 1 da linha {line.code} (demonstração)",
         terminal_capacity=2,

@@ -77,6 +77,7 @@ class OrderIn(Schema):
     vehicle_ids: list[int] = []
     terminal_capacity: int | None = None
     notes: str = ""
+    both_directions: bool = False
     reason: str = "Ordem de serviço emitida pela API"
 
 

@@ -117,6 +117,9 @@ class OrderForm(forms.Form):
     fleet = forms.IntegerField(label="Frota operante", min_value=1)
     trip_minutes = forms.IntegerField(label="Tempo de viagem (minutos)", min_value=1)
     terminal_capacity = forms.IntegerField(label="Vagas no terminal", min_value=0, required=False)
+    both_directions = forms.BooleanField(
+        label="Viagens nos dois sentidos (cada partida sai também do terminal de destino)", required=False
+    )
     vehicles = forms.ModelMultipleChoiceField(
         label="Veículos", queryset=Vehicle.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )

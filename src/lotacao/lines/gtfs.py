@@ -1,12 +1,20 @@
 """The GTFS feed of a jurisdiction, built only from the line versions and service orders in force.
 
-Tables: agency, routes, stops, shapes, trips, stop_times, frequencies (headway periods: one trip
-per period, `exact_times=0`) or one trip per fixed departure, calendar (a service per order and
-day type) and calendar_dates (the jurisdiction's holidays: the national and state ones of the
-pack's calendar and the municipal ones in force, the law's or the agency's), and feed_info whose
+Tables: agency, routes (`route_desc` only when the version describes its itinerary, `route_url`
+the public line page), stops (one stop per place and name, shared by every line and version that
+calls there; a terminal is a station, `location_type` 1, with its boarding point as child;
+`wheelchair_boarding` where the stop's accessibility is recorded), shapes (one per direction),
+trips (`direction_id` 0, and 1 for the return trips of an order that runs both ways), stop_times,
+frequencies (headway periods: one trip per period, `exact_times=0`) or one trip per fixed
+departure, calendar (a service per order and day type), calendar_dates (the jurisdiction's
+holidays: the national and state ones of the `holidays` package for the pack's calendar and the
+municipal ones in force, the law's or the agency's `calendar.municipal_holidays`: on a holiday the
+weekday and Saturday services are off; the holiday timetable runs when the order has one, else the
+Sunday one), fare_attributes and fare_rules (the fare act in force of each line, billing's
+`FareAct`), and feed_info (`feed_contact_email`: the agency's `gtfs.contact_email`) whose
 version names each service order used. Times past midnight are written as GTFS wants them
 (Recife's night service: 22:00:00–28:00:00). No holder, vehicle, CPF or any personal data: only
-the agency, the lines, their stops and timetables.
+the agency, the lines, their stops, timetables and fares.
 
 Rows are generated table by table and written with the csv module straight into the zip, so
 memory stays flat however many trips there are (see bench/bench_gtfs.py).
@@ -16,7 +24,10 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import hashlib
 import io
+import math
+import unicodedata
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -26,6 +37,7 @@ from typing import IO, Any
 from lotacao.core import law
 from lotacao.core.models import Jurisdiction
 from lotacao.law.calendar import official_holidays, parse_municipal
+from lotacao.lines import fares as lines_fares
 from lotacao.lines import geometry
 from lotacao.lines import law as lines_law
 from lotacao.lines.models import LineVersion, ServiceOrder, ServicePeriod, Stop
@@ -48,8 +60,17 @@ HEADERS = {
         "route_long_name",
         "route_desc",
         "route_type",
+        "route_url",
     ],
-    "stops.txt": ["stop_id", "stop_name", "stop_lat", "stop_lon", "location_type"],
+    "stops.txt": [
+        "stop_id",
+        "stop_name",
+        "stop_lat",
+        "stop_lon",
+        "location_type",
+        "parent_station",
+        "wheelchair_boarding",
+    ],
     "shapes.txt": ["shape_id", "shape_pt_lat", "shape_pt_lon", "shape_pt_sequence"],
     "calendar.txt": [
         "service_id",
@@ -67,6 +88,18 @@ HEADERS = {
     "trips.txt": ["route_id", "service_id", "trip_id", "trip_headsign", "direction_id", "shape_id"],
     "stop_times.txt": ["trip_id", "arrival_time", "departure_time", "stop_id", "stop_sequence"],
     "frequencies.txt": ["trip_id", "start_time", "end_time", "headway_secs", "exact_times"],
+    "fare_attributes.txt": ["fare_id", "price", "currency_type", "payment_method", "transfers", "agency_id"],
+    "fare_rules.txt": ["fare_id", "route_id"],
+    "networks.txt": ["network_id", "network_name"],
+    "route_networks.txt": ["route_id", "network_id"],
+    "rider_categories.txt": [
+        "rider_category_id",
+        "rider_category_name",
+        "is_default_fare_category",
+        "eligibility_url",
+    ],
+    "fare_products.txt": ["fare_product_id", "fare_product_name", "amount", "currency", "rider_category_id"],
+    "fare_leg_rules.txt": ["leg_group_id", "network_id", "fare_product_id"],
     "feed_info.txt": [
         "feed_publisher_name",
         "feed_publisher_url",
@@ -74,9 +107,12 @@ HEADERS = {
         "feed_start_date",
         "feed_end_date",
         "feed_version",
+        "feed_contact_email",
         "feed_contact_url",
     ],
 }
+SAME_STOP_M = 10.0  # two stops of the same name this close are one place
+WHEELCHAIR = {"": 0, "yes": 1, "no": 2}
 
 
 class NoFeed(Exception):
@@ -173,6 +209,77 @@ def _valid(year: int, month: int, day: int) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class Place:
+    """One stop of the feed: a place and a name shared by every line and version calling there."""
+
+    stop_id: str
+    name: str
+    lat: float
+    lon: float
+    terminal: bool
+    wheelchair: str
+
+    @property
+    def station_id(self) -> str:
+        return f"{self.stop_id}-estacao"
+
+
+def _norm(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return " ".join(text.split())
+
+
+def _metres(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance in metres between two (lat, lon) pairs (equirectangular: exact enough at 10 m)."""
+    x = math.radians(b[1] - a[1]) * math.cos(math.radians((a[0] + b[0]) / 2))
+    y = math.radians(b[0] - a[0])
+    return 6_371_000 * math.hypot(x, y)
+
+
+def shared_stops(lines: list[Published]) -> tuple[dict[int, Place], list[Place]]:
+    """Stop pk -> its shared place, and the places: stops of the same name within SAME_STOP_M
+    metres are one place whatever line or version they belong to. The id comes from the name and
+    the place, so it stays the same from one version (and one export) to the next."""
+    members: list[tuple[str, float, float, Stop]] = sorted(
+        ((_norm(s.name), s.lat, s.lon, s) for p in lines for s in p.stops), key=lambda m: m[:3]
+    )
+    groups: list[list[tuple[str, float, float, Stop]]] = []
+    cells: dict[tuple[str, int, int], list[int]] = {}  # (name, cell) -> groups; a cell is ~110 m
+    for member in members:
+        name, lat, lon = member[0], member[1], member[2]
+        row, col = round(lat * 1000), round(lon * 1000)
+        near = (
+            i for dr in (-1, 0, 1) for dc in (-1, 0, 1) for i in cells.get((name, row + dr, col + dc), [])
+        )
+        found = next(
+            (i for i in near if _metres((groups[i][0][1], groups[i][0][2]), (lat, lon)) <= SAME_STOP_M), None
+        )
+        if found is None:
+            cells.setdefault((name, row, col), []).append(len(groups))
+            groups.append([member])
+        else:
+            groups[found].append(member)
+    of: dict[int, Place] = {}
+    places: list[Place] = []
+    for group in groups:
+        name, lat, lon, first = group[0]
+        digest = hashlib.blake2s(f"{name}|{lat:.4f}|{lon:.4f}".encode(), digest_size=5).hexdigest()
+        access = {m[3].wheelchair for m in group} - {""}
+        place = Place(
+            stop_id=f"p{digest}",
+            name=first.name,
+            lat=lat,
+            lon=lon,
+            terminal=any(m[3].kind == Stop.Kind.TERMINAL for m in group),
+            wheelchair=access.pop() if len(access) == 1 else "",
+        )
+        places.append(place)
+        for m in group:
+            of[m[3].pk] = place
+    return of, places
+
+
 @dataclass
 class Feed:
     code: str
@@ -181,6 +288,11 @@ class Feed:
     lines: list[Published]
     end: dt.date
     holidays: list[dt.date]
+    stop_of: dict[int, Place] = field(default_factory=dict)
+    places: list[Place] = field(default_factory=list)
+    fares: dict[int, Any] = field(default_factory=dict)  # line id -> FareAct in force
+    contact_email: str = ""
+    free: list[Any] = field(default_factory=list)  # the gratuities (lines.fares.Benefit) in force
 
     def version(self) -> str:
         orders = ", ".join(f"{p.line.code} OSO nº {p.order.number} v{p.version.number}" for p in self.lines)
@@ -192,13 +304,88 @@ def build(code: str, on: dt.date, url: str) -> Feed:
         raise NoFeed(code)
     lines = published(code, on)
     end = on + dt.timedelta(days=HORIZON_DAYS)
-    return Feed(code, on, url, lines, end, holidays(code, on, end))
+    stop_of, places = shared_stops(lines)
+    return Feed(
+        code,
+        on,
+        url,
+        lines,
+        end,
+        holidays(code, on, end),
+        stop_of,
+        places,
+        lines_fares.fare_acts_on(code, on),
+        str(law.value(code, "gtfs.contact_email", on) or ""),
+        [b for b in lines_fares.benefits(code, on).benefits if b.code in lines_fares.FREE],
+    )
 
 
 def _service_window(feed: Feed, order: ServiceOrder) -> tuple[dt.date, dt.date]:
     start = max(feed.on, order.valid_from)
     end = min(feed.end, order.valid_until) if order.valid_until else feed.end
     return start, end
+
+
+def _route_desc(p: Published) -> str:
+    """The itinerary's description when it says more than the line's name and its two ends."""
+    text = " ".join((p.version.description or "").split())
+    plain = _norm(text)
+    said = {_norm(p.line.name), _norm(f"{p.version.origin} — {p.version.destination}"), ""}
+    return "" if plain in said else text
+
+
+def _stops_rows(feed: Feed) -> Iterator[list[Any]]:
+    for place in feed.places:
+        access = WHEELCHAIR[place.wheelchair]
+        lat, lon = f"{place.lat:.6f}", f"{place.lon:.6f}"
+        if place.terminal:
+            yield [place.station_id, place.name, lat, lon, 1, "", access or ""]
+            yield [place.stop_id, place.name, lat, lon, 0, place.station_id, access or ""]
+        else:
+            yield [place.stop_id, place.name, lat, lon, 0, "", access or ""]
+
+
+def _fare_id(p: Published) -> str:
+    return f"{p.line.code}-tarifa"
+
+
+def _fare_rows(feed: Feed) -> Iterator[list[Any]]:
+    for p in feed.lines:
+        act = feed.fares.get(p.line.pk)
+        if act is not None:
+            yield [_fare_id(p), f"{act.amount:.2f}", "BRL", 0, 0, feed.code]
+
+
+def _fare_rule_rows(feed: Feed) -> Iterator[list[Any]]:
+    for p in feed.lines:
+        if p.line.pk in feed.fares:
+            yield [_fare_id(p), p.line.code]
+
+
+def _priced(feed: Feed) -> list[tuple[Published, Any]]:
+    return [(p, feed.fares[p.line.pk]) for p in feed.lines if p.line.pk in feed.fares]
+
+
+def _rider_categories(feed: Feed) -> Iterator[list[Any]]:
+    """Fares v2: the full fare (default), the reduced one where an act sets it, each gratuity."""
+    priced = _priced(feed)
+    if not priced:
+        return
+    yield ["inteira", "Tarifa inteira", 1, ""]
+    if any(act.reduced_amount is not None for _p, act in priced):
+        yield ["desconto", "Tarifa com desconto", 0, feed.url]
+    for benefit in feed.free:
+        yield [f"gratuidade-{benefit.code}", f"{benefit.who} (gratuidade)", 0, feed.url]
+
+
+def _fare_products(feed: Feed) -> Iterator[list[Any]]:
+    for p, act in _priced(feed):
+        product, name = f"{p.line.code}-passagem", f"Passagem da linha {p.line.code}"
+        yield [product, name, f"{act.amount:.2f}", "BRL", "inteira"]
+        if act.reduced_amount is not None:
+            yield [product, name, f"{act.reduced_amount:.2f}", "BRL", "desconto"]
+        for benefit in feed.free:
+            yield [product, name, "0.00", "BRL", f"gratuidade-{benefit.code}"]
 
 
 def tables(feed: Feed) -> Iterator[tuple[str, Iterable[list[Any]]]]:
@@ -208,34 +395,30 @@ def tables(feed: Feed) -> Iterator[tuple[str, Iterable[list[Any]]]]:
     yield (
         "routes.txt",
         (
-            [
-                p.line.code,
-                feed.code,
-                p.line.code,
-                p.line.name,
-                f"{p.version.origin} — {p.version.destination}",
-                3,
-            ]
+            [p.line.code, feed.code, p.line.code, p.line.name, _route_desc(p), 3, _route_url(feed, p)]
             for p in feed.lines
         ),
     )
-    yield (
-        "stops.txt",
-        ([_stop_id(p, s), s.name, f"{s.lat:.6f}", f"{s.lon:.6f}", 0] for p in feed.lines for s in p.stops),
-    )
-    yield (
-        "shapes.txt",
-        (
-            [_shape_id(p), f"{lat:.6f}", f"{lon:.6f}", n]
-            for p in feed.lines
-            for n, (lon, lat) in enumerate(p.version.itinerary, start=1)
-        ),
-    )
+    yield "stops.txt", _stops_rows(feed)
+    yield "shapes.txt", (row for p in feed.lines for row in _shapes(p))
     yield "calendar.txt", _calendar(feed)
     yield "calendar_dates.txt", _calendar_dates(feed)
     yield "trips.txt", (row for p in feed.lines for row in _trips(feed, p))
     yield "stop_times.txt", (row for p in feed.lines for row in _stop_times(feed, p))
     yield "frequencies.txt", (row for p in feed.lines for row in _frequencies(feed, p))
+    yield "fare_attributes.txt", _fare_rows(feed)
+    yield "fare_rules.txt", _fare_rule_rows(feed)
+    yield "networks.txt", ([f"rede-{p.line.code}", f"Linha {p.line.code}"] for p, _a in _priced(feed))
+    yield "route_networks.txt", ([p.line.code, f"rede-{p.line.code}"] for p, _a in _priced(feed))
+    yield "rider_categories.txt", _rider_categories(feed)
+    yield "fare_products.txt", _fare_products(feed)
+    yield (
+        "fare_leg_rules.txt",
+        (
+            [f"{p.line.code}-viagem", f"rede-{p.line.code}", f"{p.line.code}-passagem"]
+            for p, _a in _priced(feed)
+        ),
+    )
     yield (
         "feed_info.txt",
         [
@@ -246,18 +429,28 @@ def tables(feed: Feed) -> Iterator[tuple[str, Iterable[list[Any]]]]:
                 _day(feed.on),
                 _day(feed.end),
                 feed.version(),
+                feed.contact_email,
                 feed.url,
             ]
         ],
     )
 
 
-def _stop_id(p: Published, s: Stop) -> str:
-    return f"{p.line.code}-v{p.version.number}-{s.sequence}"
+def _route_url(feed: Feed, p: Published) -> str:
+    return f"{feed.url}{p.line.code}/" if feed.url.endswith("/") else ""
 
 
-def _shape_id(p: Published) -> str:
-    return f"{p.line.code}-v{p.version.number}"
+def _shape_id(p: Published, direction: int = 0) -> str:
+    return f"{p.line.code}-v{p.version.number}" + ("-volta" if direction else "")
+
+
+def _shapes(p: Published) -> Iterator[list[Any]]:
+    directions = [(0, p.version.itinerary)]
+    if p.order.both_directions:
+        directions.append((1, list(reversed(p.version.itinerary))))
+    for direction, points in directions:
+        for n, (lon, lat) in enumerate(points, start=1):
+            yield [_shape_id(p, direction), f"{lat:.6f}", f"{lon:.6f}", n]
 
 
 def _service_id(p: Published, day_type: str) -> str:
@@ -276,21 +469,28 @@ def _calendar(feed: Feed) -> Iterator[list[Any]]:
     for p in feed.lines:
         start, end = _service_window(feed, p.order)
         for kind in _day_types(feed, p):
-            yield [_service_id(p, kind), *WEEK[kind], _day(start), _day(end)]
+            if kind != "holiday":  # the holiday service runs on the dates of calendar_dates alone
+                yield [_service_id(p, kind), *WEEK[kind], _day(start), _day(end)]
 
 
 def _calendar_dates(feed: Feed) -> Iterator[list[Any]]:
+    """On a holiday the weekday, Saturday (and Sunday) services stop; the order's holiday timetable
+    runs instead, or its Sunday one when it has no holiday timetable."""
     for p in feed.lines:
         kinds = _day_types(feed, p)
-        if "holiday" not in kinds:
-            continue  # without a holiday timetable the order runs as on any other day
         start, end = _service_window(feed, p.order)
+        instead = "holiday" if "holiday" in kinds else ("sunday" if "sunday" in kinds else None)
         for day in (d for d in feed.holidays if start <= d <= end):
             for kind in kinds:
                 if kind == "holiday":
-                    yield [_service_id(p, kind), _day(day), 1]
-                elif WEEK[kind][day.weekday()]:
+                    continue
+                runs = bool(WEEK[kind][day.weekday()])
+                if runs and kind != instead:
                     yield [_service_id(p, kind), _day(day), 2]
+                elif kind == instead and not runs:
+                    yield [_service_id(p, kind), _day(day), 1]
+            if instead == "holiday":
+                yield [_service_id(p, "holiday"), _day(day), 1]
 
 
 def _runs(feed: Feed, p: Published) -> Iterator[tuple[str, ServicePeriod, int]]:
@@ -306,25 +506,70 @@ def _runs(feed: Feed, p: Published) -> Iterator[tuple[str, ServicePeriod, int]]:
                 yield f"{_service_id(p, period.day_type)}-p{n}-{t:04d}", period, t
 
 
+def _directions(p: Published) -> tuple[int, ...]:
+    return (0, 1) if p.order.both_directions else (0,)
+
+
+def _trip_id(trip_id: str, direction: int) -> str:
+    return f"{trip_id}-volta" if direction else trip_id
+
+
 def _trips(feed: Feed, p: Published) -> Iterator[list[Any]]:
     for trip_id, period, _t in _runs(feed, p):
-        yield [p.line.code, _service_id(p, period.day_type), trip_id, p.version.destination, 0, _shape_id(p)]
+        service = _service_id(p, period.day_type)
+        for direction in _directions(p):
+            headsign = p.version.origin if direction else p.version.destination
+            yield [
+                p.line.code,
+                service,
+                _trip_id(trip_id, direction),
+                headsign,
+                direction,
+                _shape_id(p, direction),
+            ]
 
 
 def _stop_times(feed: Feed, p: Published) -> Iterator[list[Any]]:
+    ids = [feed.stop_of[s.pk].stop_id for s in p.stops]
+    total = p.offsets[-1] if p.offsets else 0
+    back = [total - o for o in reversed(p.offsets)]
+    legs = {0: (ids, p.offsets), 1: (list(reversed(ids)), back)}
     for trip_id, _period, start in _runs(feed, p):
-        for stop, offset in zip(p.stops, p.offsets, strict=True):
-            time = gtfs_time(start, offset)
-            yield [trip_id, time, time, _stop_id(p, stop), stop.sequence]
+        for direction in _directions(p):
+            stop_ids, offsets = legs[direction]
+            tid = _trip_id(trip_id, direction)
+            for n, (stop_id, offset) in enumerate(zip(stop_ids, offsets, strict=True), start=1):
+                time = gtfs_time(start, offset)
+                yield [tid, time, time, stop_id, n]
 
 
 def _frequencies(feed: Feed, p: Published) -> Iterator[list[Any]]:
     for trip_id, period, _t in _runs(feed, p):
         if period.headway:
-            yield [trip_id, gtfs_time(period.first), gtfs_time(period.last), period.headway * 60, 0]
+            for direction in _directions(p):
+                yield [
+                    _trip_id(trip_id, direction),
+                    gtfs_time(period.first),
+                    gtfs_time(period.last),
+                    period.headway * 60,
+                    0,
+                ]
 
 
-OPTIONAL = frozenset({"calendar_dates.txt", "frequencies.txt", "shapes.txt"})
+OPTIONAL = frozenset(
+    {
+        "calendar_dates.txt",
+        "frequencies.txt",
+        "shapes.txt",
+        "fare_attributes.txt",
+        "fare_rules.txt",
+        "networks.txt",
+        "route_networks.txt",
+        "rider_categories.txt",
+        "fare_products.txt",
+        "fare_leg_rules.txt",
+    }
+)
 
 
 def write_zip(feed: Feed, out: IO[bytes]) -> None:

@@ -93,7 +93,16 @@ class Stop(TenantModel):
     version = models.ForeignKey(LineVersion, on_delete=models.PROTECT, related_name="stops")
     sequence = models.PositiveIntegerField("ordem")
     name = models.CharField("nome", max_length=120)
+
+    class Wheelchair(models.TextChoices):
+        UNKNOWN = "", "Não informado"
+        YES = "yes", "Acessível a cadeira de rodas"
+        NO = "no", "Não acessível a cadeira de rodas"
+
     kind = models.CharField("tipo", max_length=10, choices=Kind.choices, default=Kind.STOP)
+    wheelchair = models.CharField(
+        "acessibilidade", max_length=3, choices=Wheelchair.choices, blank=True, default=""
+    )
     lat = models.FloatField("latitude")
     lon = models.FloatField("longitude")
 
@@ -150,6 +159,11 @@ class ServiceOrder(TenantModel):
     )
     terminal_capacity = models.PositiveSmallIntegerField("vagas no terminal", null=True, blank=True)
     trip_minutes = models.PositiveSmallIntegerField("tempo de viagem (minutos)")
+    both_directions = models.BooleanField(
+        "viagens nos dois sentidos",
+        default=False,
+        help_text="Cada partida do quadro sai também do terminal de destino, de volta à origem.",
+    )
     notes = models.TextField("observações", blank=True)
     checks = models.JSONField("verificações da lei", default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -125,6 +125,12 @@ def stops_of(version: LineVersion) -> list[Stop]:
 # --------------------------------------------------------------------------- public (no personal data)
 
 
+def fare_info(line: Line, on: dt.date) -> Any:
+    from lotacao.lines.fares import fare_info as info
+
+    return info(line, on)
+
+
 def public_lines(code: str, on: dt.date) -> list[dict[str, Any]]:
     """The lines of a jurisdiction with an approved version in force on `on`."""
     out = []
@@ -168,10 +174,20 @@ def public_line(code: str, line_code: str, on: dt.date) -> dict[str, Any] | None
         "approval_act": version.approval_act,
         "valid_from": version.valid_from,
         "stops": [
-            {"name": s.name, "kind": s.get_kind_display(), "lat": s.lat, "lon": s.lon}
+            {
+                "name": s.name,
+                "kind": s.kind,
+                "kind_label": s.get_kind_display(),
+                "wheelchair": s.wheelchair,
+                "wheelchair_label": s.get_wheelchair_display() if s.wheelchair else "",
+                "lat": s.lat,
+                "lon": s.lon,
+            }
             for s in stops_of(version)
         ],
         "order": _public_order(order_summary(order)),
+        "both_directions": bool(order.both_directions) if order is not None else False,
+        "fare": fare_info(line, on).as_dict(),
     }
 
 

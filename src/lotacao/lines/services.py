@@ -55,7 +55,12 @@ def _clean_stops(stops: list[dict[str, Any]]) -> list[dict[str, Any]]:
         kind = stop.get("kind") or Stop.Kind.STOP
         if kind not in Stop.Kind.values:
             raise ValidationError(f"Tipo de ponto desconhecido: {kind}.")
-        out.append({"name": name[:120], "lat": lat, "lon": lon, "kind": kind})
+        wheelchair = stop.get("wheelchair") or ""
+        if wheelchair is True or wheelchair is False:
+            wheelchair = Stop.Wheelchair.YES if wheelchair else Stop.Wheelchair.NO
+        if wheelchair not in Stop.Wheelchair.values:
+            raise ValidationError(f"Acessibilidade desconhecida no ponto {name}: {wheelchair}.")
+        out.append({"name": name[:120], "lat": lat, "lon": lon, "kind": kind, "wheelchair": wheelchair})
     return out
 
 
@@ -234,6 +239,7 @@ def issue_service_order(
     vehicles: list[Vehicle] | None = None,
     terminal_capacity: int | None = None,
     notes: str = "",
+    both_directions: bool = False,
 ) -> ServiceOrder:
     """Issue a new service order from `valid_from` (the previous ones stay as they were)."""
     code = line.jurisdiction_id
@@ -263,6 +269,7 @@ def issue_service_order(
             vehicle_category=vehicle_category,
             terminal_capacity=terminal_capacity,
             trip_minutes=int(trip_minutes),
+            both_directions=bool(both_directions),
             notes=notes.strip(),
             checks=[f.as_dict() for f in findings],
         ),

@@ -68,6 +68,7 @@ class OrderCreate(LineView):
                     vehicles=list(data.get("vehicles") or []),
                     terminal_capacity=data.get("terminal_capacity"),
                     notes=data.get("notes") or "",
+                    both_directions=bool(data.get("both_directions")),
                 )
             except ValidationError as error:
                 form_errors(form, error)

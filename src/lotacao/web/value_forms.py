@@ -62,6 +62,14 @@ LIST_LABELS = {
     "company": "pessoa jurídica",
     "reregistration_holder": "recadastramento do permissionário",
     "reregistration_vehicle": "recadastramento do veículo",
+    # fare.benefits (lotacao.lines.fares)
+    "elderly_free": "gratuidade para idosos",
+    "over_65_free": "gratuidade para maiores de 65 anos",
+    "disabled_free": "gratuidade para pessoas com deficiência",
+    "public_students_free": "gratuidade para estudantes da rede pública",
+    "children_lap_free": "crianças de até cinco anos no colo não pagam",
+    "school_pass": "aceita passe escolar",
+    "transit_voucher": "aceita vale-transporte",
 }
 
 

@@ -212,8 +212,10 @@ STATIC_ROOT = Path(os.environ.get("LOTACAO_STATIC_ROOT", VAR_DIR / "static"))
 MEDIA_ROOT = Path(os.environ.get("LOTACAO_MEDIA_ROOT", VAR_DIR / "media"))
 # Map tiles of the line maps (Leaflet): an OpenStreetMap-style template; its host is allowed in the
 # Content-Security-Policy of the map pages only.
-LOTACAO_MAP_TILES = os.environ.get("LOTACAO_MAP_TILES", "https://tile.openstreetmap.org/{z}/{x}/{y}.png")
-LOTACAO_MAP_ATTRIBUTION = os.environ.get("LOTACAO_MAP_ATTRIBUTION", "&copy; colaboradores do OpenStreetMap")
+# No tile server by default: maps are drawn without a third party (lines/maps.py); an agency sets its
+# own server ("https://mapas.exemplo.gov.br/{z}/{x}/{y}.png") and the attribution its tiles require.
+LOTACAO_MAP_TILES = os.environ.get("LOTACAO_MAP_TILES", "")
+LOTACAO_MAP_ATTRIBUTION = os.environ.get("LOTACAO_MAP_ATTRIBUTION", "")
 DOCUMENT_MAX_UPLOAD_BYTES = int(os.environ.get("LOTACAO_DOCUMENT_MAX_BYTES", str(10 * 1024 * 1024)))
 # The largest uploaded image, in pixels (lotacao.core.uploads; 50 megapixels by default).
 LOTACAO_UPLOAD_MAX_PIXELS = int(os.environ.get("LOTACAO_UPLOAD_MAX_PIXELS", str(50_000_000)))
