@@ -79,6 +79,7 @@ def test_main_pages_of_each_role_have_no_serious_accessibility_violation(
         "/publico/veiculos/",
         f"/publico/veiculos/{plate}/",
         "/publico/linhas/recife/",
+        "/dados/",
         "/conta/entrar/",
     ):
         for device in (page, phone):
