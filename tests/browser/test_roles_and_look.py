@@ -91,6 +91,7 @@ def test_main_pages_of_each_role_have_no_serious_accessibility_violation(
         "/publico/manifestacao/",
         "/publico/manifestacao/acompanhar/",
         "/publico/ouvidoria/recife/",
+        "/dados/",
         "/conta/entrar/",
     ):
         for device in (page, phone):
