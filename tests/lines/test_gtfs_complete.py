@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management import call_command
-from django.urls import Resolver404, resolve
 
 from lotacao.core import law
 from lotacao.lines import gtfs
@@ -101,10 +100,6 @@ def check_line_page(client: Any) -> None:
     page = client.get("/publico/linhas/recife/L-101/").content.decode()
     assert "R$" in page and "Tarifa" in page
     assert "Idosos" in page
-    try:  # the complaint channel: the public home once it is served (the ombudsman's wing)
-        resolve("/publico/")
-    except Resolver404:
-        assert "procure a ouvidoria do" in page and 'href="/publico/"' not in page
-    else:
-        assert 'href="/publico/"' in page
+    # The complaint channel: the complaint form, pre-filled with the jurisdiction and the line.
+    assert 'href="/publico/manifestacao/?jurisdicao=recife&amp;linha=L-101"' in page
     assert "<svg" in page  # no tile server configured: the line is drawn without a third party

@@ -62,18 +62,7 @@ def line(request: HttpRequest, jurisdiction: str, code: str) -> HttpResponse:
         "line": found,
         "map": maps.map_data(found, found["stops"]),
         "drawing": maps.svg(found["itinerary"], found["stops"], f"Mapa da linha {found['code']}"),
-        "public_home": _public_home(),
         **maps.tiles(),
     }
     return maps.allow_tiles(render(request, "public/line.html", context))
 
-
-def _public_home() -> str:
-    """The public home where complaints are made (/publico/), once it is served; "" before."""
-    from django.urls import Resolver404, resolve
-
-    try:
-        resolve("/publico/")
-    except Resolver404:
-        return ""
-    return "/publico/"
