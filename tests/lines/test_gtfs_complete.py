@@ -16,6 +16,7 @@ from django.core.management import call_command
 from lotacao.core import law
 from lotacao.lines import gtfs
 from lotacao.lines.fares import FREE
+from tests import clock
 from tests.lines.feeds import canonical, kit, problems
 
 MUNICIPAL = ["recife", "cabo", "esteio", "marica"]
@@ -37,7 +38,7 @@ def test_each_municipal_feed_is_complete_and_passes_both_readers(
 
 
 def check_feed(code: str, tmp_path: Path) -> None:
-    today = dt.date.today()
+    today = clock.today()
     feed = gtfs.export(code, today, f"https://lotacao.example.org/publico/linhas/{code}/")
     assert problems(canonical(feed, tmp_path / "canonical", today)) == {}
     read = kit(feed, tmp_path / "kit")
