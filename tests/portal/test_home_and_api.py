@@ -59,7 +59,7 @@ def test_summary_api_gives_the_holder_only_their_own(world: Any, client: Any) ->
         kind="fee",
         description="Taxa de segunda via (teste)",
         amount="25.00",
-        due_on=dt.date.today() + dt.timedelta(days=5),  # noqa: DTZ011
+        due_on=dt.date.today() + dt.timedelta(days=5),
         reason="teste",
     )
     theirs = billing.issue_charge(
@@ -68,7 +68,7 @@ def test_summary_api_gives_the_holder_only_their_own(world: Any, client: Any) ->
         kind="fee",
         description="Taxa de outro permissionário",
         amount="77.00",
-        due_on=dt.date.today() + dt.timedelta(days=5),  # noqa: DTZ011
+        due_on=dt.date.today() + dt.timedelta(days=5),
         reason="teste",
     )
     client.force_login(world.users["holder0.recife"])
