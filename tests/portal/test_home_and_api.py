@@ -16,6 +16,7 @@ from lotacao.accounts.models import HolderAccount
 from lotacao.accounts.tokens import create_token
 from lotacao.billing import services as billing
 from lotacao.billing.models import Charge
+from tests import clock
 from tests.chartering.conftest import company_account
 from tests.portal.conftest import make_marica
 
@@ -59,7 +60,7 @@ def test_summary_api_gives_the_holder_only_their_own(world: Any, client: Any) ->
         kind="fee",
         description="Taxa de segunda via (teste)",
         amount="25.00",
-        due_on=dt.date.today() + dt.timedelta(days=5),
+        due_on=clock.days_from_today(5),
         reason="teste",
     )
     theirs = billing.issue_charge(
@@ -68,7 +69,7 @@ def test_summary_api_gives_the_holder_only_their_own(world: Any, client: Any) ->
         kind="fee",
         description="Taxa de outro permissionário",
         amount="77.00",
-        due_on=dt.date.today() + dt.timedelta(days=5),
+        due_on=clock.days_from_today(5),
         reason="teste",
     )
     client.force_login(world.users["holder0.recife"])
