@@ -330,7 +330,9 @@ def _check_interruption_limit(
     totals = {year: _days_in(year, starts_on, ends_on) for year in years}
     granted = Authorization.unscoped.filter(
         holder=holder, kind=Authorization.Kind.INTERRUPTION, status=Authorization.Status.GRANTED
-    ).exclude(pk=exclude)
+    )
+    if exclude is not None:
+        granted = granted.exclude(pk=exclude)
     for row in granted:
         for year in years:
             totals[year] += _days_in(year, row.starts_on, row.ends_on)
