@@ -12,8 +12,7 @@ from django.core.exceptions import ValidationError
 
 from lotacao.duties import selectors, services
 from lotacao.duties.models import Authorization
-
-TODAY = dt.date.today()
+from tests import clock
 
 
 def _ask(world: Any, code: str, kind: str, **kw: Any) -> Authorization:
@@ -22,8 +21,8 @@ def _ask(world: Any, code: str, kind: str, **kw: Any) -> Authorization:
         "holder": world.objects[code]["registry.holder"],
         "vehicle": world.objects[code]["registry.vehicle"],
         "kind": kind,
-        "starts_on": TODAY,
-        "ends_on": TODAY + dt.timedelta(days=59),
+        "starts_on": clock.today(),
+        "ends_on": clock.today() + dt.timedelta(days=59),
         "purpose": "Pedido de teste com os detalhes.",
     }
     args.update(kw)
@@ -51,10 +50,10 @@ def test_recife_advertising_granted_issues_the_monthly_fee_and_tells_the_holder(
     assert "Autorização concedida" in message.subject and "Espaço conforme o padrão." in message.body
     assert "advertising" not in message.body
     vehicle = world.objects["recife"]["registry.vehicle"]
-    assert [a["what"] for a in selectors.authorizations_in_force(vehicle, TODAY)] == [
+    assert [a["what"] for a in selectors.authorizations_in_force(vehicle, clock.today())] == [
         "Publicidade no veículo"
     ]
-    assert selectors.authorizations_in_force(vehicle, TODAY + dt.timedelta(days=60)) == []
+    assert selectors.authorizations_in_force(vehicle, clock.today() + dt.timedelta(days=60)) == []
 
 
 def test_recife_interruption_is_a_prior_authorization_of_the_law(world: Any) -> None:
@@ -74,7 +73,7 @@ def test_esteio_sale_of_the_vehicle_denied_with_reasons(world: Any) -> None:
     )
     row.refresh_from_db()
     assert row.status == Authorization.Status.DENIED and row.charge_id is None
-    assert selectors.authorizations_in_force(world.objects["esteio"]["registry.vehicle"], TODAY) == []
+    assert selectors.authorizations_in_force(world.objects["esteio"]["registry.vehicle"], clock.today()) == []
 
 
 def test_marica_leaving_the_municipality(world: Any, marica: dict[str, Any]) -> None:
@@ -83,8 +82,8 @@ def test_marica_leaving_the_municipality(world: Any, marica: dict[str, Any]) -> 
         holder=marica["holder"],
         vehicle=marica["vehicle"],
         kind="leave_municipality",
-        starts_on=TODAY,
-        ends_on=TODAY,
+        starts_on=clock.today(),
+        ends_on=clock.today(),
         purpose="Excursão a Niterói.",
     )
     assert row.citation.endswith("art. 40, XIV")
@@ -96,7 +95,7 @@ def test_marica_leaving_the_municipality(world: Any, marica: dict[str, Any]) -> 
         citation="art. 40, XIV",
     )
     assert (
-        selectors.authorizations_in_force(marica["vehicle"], TODAY)[0]["what"]
+        selectors.authorizations_in_force(marica["vehicle"], clock.today())[0]["what"]
         == "Saída do veículo do município"
     )
 
@@ -118,8 +117,8 @@ def test_marica_has_no_sound_equipment_authorization(world: Any, marica: dict[st
             holder=marica["holder"],
             vehicle=marica["vehicle"],
             kind="sound_equipment",
-            starts_on=TODAY,
-            ends_on=TODAY,
+            starts_on=clock.today(),
+            ends_on=clock.today(),
             purpose="Som.",
         )
 
@@ -127,14 +126,17 @@ def test_marica_has_no_sound_equipment_authorization(world: Any, marica: dict[st
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        ({"starts_on": TODAY - dt.timedelta(days=1)}, "prévia"),
-        ({"ends_on": TODAY - dt.timedelta(days=1)}, "anterior ao início"),
+        ({"starts_on": -1}, "prévia"),
+        ({"ends_on": -1}, "anterior ao início"),
         ({"purpose": " "}, "Explique"),
         ({"vehicle": None}, "veículo"),
         ({"kind": "teleport"}, "Escolha"),
     ],
 )
 def test_request_refusals(world: Any, changes: dict[str, Any], message: str) -> None:
+    # Dates are given as days from today, read when the test runs (tests/clock.py).
+    dated = ("starts_on", "ends_on")
+    changes = {k: clock.days_from_today(v) if k in dated else v for k, v in changes.items()}
     with pytest.raises(ValidationError) as info:
         _ask(world, "recife", changes.pop("kind", "other_use"), **changes)
     assert message in " ".join(info.value.messages)
@@ -162,18 +164,18 @@ def test_decisions_follow_the_state_table(world: Any) -> None:
     )
     row.refresh_from_db()
     assert row.status == Authorization.Status.REVOKED
-    assert selectors.authorizations_in_force(world.objects["recife"]["registry.vehicle"], TODAY) == []
+    assert selectors.authorizations_in_force(world.objects["recife"]["registry.vehicle"], clock.today()) == []
 
 
 def test_a_pending_request_reaches_the_work_queue(world: Any) -> None:
     row = _ask(world, "recife", "other_use")
-    items = [i for i in selectors.work_items(TODAY, 30) if i.kind == services.AUTHORIZATION_KIND]
+    items = [i for i in selectors.work_items(clock.today(), 30) if i.kind == services.AUTHORIZATION_KIND]
     assert [i.key for i in items] == [f"authorization:{row.pk}"]
     assert items[0].jurisdiction_id == "recife"
 
 
 def test_expiring_authorizations_appear_among_the_holders_deadlines(world: Any) -> None:
-    row = _ask(world, "recife", "sound_equipment", ends_on=TODAY + dt.timedelta(days=10))
+    row = _ask(world, "recife", "sound_equipment", ends_on=clock.today() + dt.timedelta(days=10))
     services.decide_authorization(
         actor=world.users["gestor.recife"],
         authorization=row,
@@ -181,16 +183,16 @@ def test_expiring_authorizations_appear_among_the_holders_deadlines(world: Any) 
         reasons="ok",
         citation="art. 13, XLII",
     )
-    duties = selectors.holder_duties(world.objects["recife"]["registry.holder"], TODAY)
+    duties = selectors.holder_duties(world.objects["recife"]["registry.holder"], clock.today())
     assert {
         "what": "Autorização termina: equipamento sonoro ou audiovisual do veículo ABA1C23",
-        "due": TODAY + dt.timedelta(days=10),
+        "due": clock.today() + dt.timedelta(days=10),
         "citation": row.citation,
     } in duties
 
 
 def test_marica_interruptions_are_limited_to_30_days_a_year(world: Any, marica: dict[str, Any]) -> None:
-    start = dt.date(TODAY.year + 1, 3, 1)
+    start = dt.date(clock.today().year + 1, 3, 1)
 
     def ask(begin: dt.date, days: int) -> Authorization:
         return services.request_authorization(

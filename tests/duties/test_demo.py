@@ -4,7 +4,6 @@ its inspection; the holder's deadlines come from them; a second run adds nothing
 
 from __future__ import annotations
 
-import datetime as dt
 from io import StringIO
 from typing import Any
 
@@ -13,11 +12,12 @@ from django.core.management import call_command
 from lotacao.duties import selectors, services
 from lotacao.duties.models import Authorization, IncidentReport
 from lotacao.workqueue.models import WorkItem
+from tests import clock
 
 
 def test_the_demo_has_the_operator_duties(db: Any, client: Any) -> None:
     call_command("load_demo", stdout=StringIO())
-    today = dt.date.today()
+    today = clock.today()
     for code in ("recife", "esteio", "marica"):
         assert IncidentReport.objects.filter(jurisdiction_id=code, late=True).exists(), code
         assert Authorization.objects.filter(jurisdiction_id=code, status="granted").exists(), code

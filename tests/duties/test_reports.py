@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 
 from lotacao.duties import selectors, services
 from lotacao.duties.models import PeriodicReport
+from tests import clock
 from tests.duties.conftest import set_value
 
 TODAY = dt.date(2026, 3, 15)
@@ -114,7 +115,7 @@ def test_delivery_refusals(world: Any) -> None:
         services.deliver_report(
             actor=None, holder=holder, report="operational_data", period_start=dt.date(2026, 1, 1)
         )
-    future = dt.date.today().replace(day=1)
+    future = clock.today().replace(day=1)
     with pytest.raises(ValidationError, match="ainda não terminou"):
         services.deliver_report(
             actor=None, holder=holder, report="operational_data", period_start=future, notes="x"

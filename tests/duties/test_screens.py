@@ -7,9 +7,8 @@ import datetime as dt
 from typing import Any
 
 from lotacao.duties.models import Authorization, IncidentReport
+from tests import clock
 from tests.duties.conftest import jpeg, set_value
-
-TODAY = dt.date.today()
 
 
 def test_the_holder_files_an_accident_with_a_photo(world: Any, client: Any) -> None:
@@ -23,7 +22,7 @@ def test_the_holder_files_an_accident_with_a_photo(world: Any, client: Any) -> N
         {
             "veiculo": vehicle.pk,
             "natureza": "accident",
-            "data": (TODAY - dt.timedelta(days=1)).isoformat(),
+            "data": (clock.today() - dt.timedelta(days=1)).isoformat(),
             "hora": "08:30",
             "local": "Av. Norte",
             "vitimas": "nao",
@@ -113,8 +112,8 @@ def test_the_holder_asks_and_the_manager_decides(world: Any, client: Any) -> Non
         {
             "autorizacao": "leave_municipality",
             "veiculo": vehicle.pk,
-            "inicio": TODAY.isoformat(),
-            "fim": (TODAY + dt.timedelta(days=2)).isoformat(),
+            "inicio": clock.today().isoformat(),
+            "fim": (clock.today() + dt.timedelta(days=2)).isoformat(),
             "motivo": "Excursão a Olinda.",
         },
     )
@@ -144,8 +143,8 @@ def test_the_holder_withdraws_a_pending_request(world: Any, client: Any) -> None
         actor=None,
         holder=world.objects["recife"]["registry.holder"],
         kind="interruption",
-        starts_on=TODAY,
-        ends_on=TODAY + dt.timedelta(days=3),
+        starts_on=clock.today(),
+        ends_on=clock.today() + dt.timedelta(days=3),
         purpose="Reforma.",
     )
     client.force_login(world.users["holder0.recife"])
@@ -163,16 +162,16 @@ def test_reports_page_for_the_holder_and_for_staff(world: Any, client: Any) -> N
         "recife",
         "report.operational_data",
         {"every_months": 1, "due_days": 10},
-        since=TODAY.replace(day=1) - dt.timedelta(days=70),
+        since=clock.today().replace(day=1) - dt.timedelta(days=70),
     )
     from lotacao.permits.models import Permit
 
-    Permit.unscoped.filter(holder=holder).update(granted_on=TODAY - dt.timedelta(days=70))
+    Permit.unscoped.filter(holder=holder).update(granted_on=clock.today() - dt.timedelta(days=70))
     holder.__class__.unscoped.filter(pk=holder.pk).update(created_at=dt.datetime(2020, 1, 1, tzinfo=dt.UTC))
     client.force_login(world.users["holder0.recife"])
     page = client.get("/deveres/relatorios/").content.decode()
     assert "Entregar" in page and "Declarações de demanda" in page
-    first = (TODAY.replace(day=1) - dt.timedelta(days=1)).replace(day=1)
+    first = (clock.today().replace(day=1) - dt.timedelta(days=1)).replace(day=1)
     answer = client.post(
         "/deveres/relatorios/",
         {"relatorio": "operational_data", "periodo": first.isoformat(), "observacoes": "Passageiros: 3.000."},
@@ -206,8 +205,8 @@ def test_the_road_check_shows_the_authorizations_in_force(world: Any, client: An
         holder=world.objects["recife"]["registry.holder"],
         vehicle=world.objects["recife"]["registry.vehicle"],
         kind="other_use",
-        starts_on=TODAY,
-        ends_on=TODAY + dt.timedelta(days=1),
+        starts_on=clock.today(),
+        ends_on=clock.today() + dt.timedelta(days=1),
         purpose="Casamento no sábado.",
     )
     client.force_login(world.users["fiscal.recife"])

@@ -64,3 +64,33 @@ def test_marica_demo_fine_is_owed_everywhere_and_never_a_zero_slip(demo: None, c
     assert fine["due_on"] is not None
     month = client.get(f"/cobranca/permissionario/{account.holder_id}/guia/")
     assert month["Content-Type"].startswith("text/html") and "não há guia" in month.content.decode()
+
+
+def test_the_home_lists_pending_requests_and_the_operators_duties(demo: None, client: Any) -> None:
+    """What the holder filed online (lotacao.holder_requests) and the duties the law puts on them
+    (lotacao.duties: reports due, authorizations ending) are on the home and in the summary."""
+    from lotacao.duties.selectors import holder_duties
+    from lotacao.holder_requests.models import Request
+    from tests import clock
+
+    pending = Request.objects.filter(status=Request.Status.FILED).select_related("holder").first()
+    assert pending is not None
+    account = HolderAccount.objects.get(holder=pending.holder)
+    client.force_login(account.user)
+    page = _text(client.get("/portal/").content.decode())
+    assert "Meus pedidos e comunicações" in page and pending.protocol in page
+    assert "Comunicar um acidente ou uma ocorrência" in page
+    summary = client.get("/api/portal/summary").json()
+    assert pending.protocol in {r["protocol"] for r in summary["requests"]}
+    duties = holder_duties(pending.holder, clock.today())
+    wanted = {d["what"] for d in duties}
+    assert wanted <= {d["what"] for d in summary["deadlines"]}
+    seen = 0
+    for code in ("recife", "esteio", "marica"):  # laws with periodic reports or authorizations
+        holder = HolderAccount.objects.get(user__username=f"permissionario.{code}").holder
+        client.force_login(HolderAccount.objects.get(holder=holder).user)
+        deadlines = client.get("/api/portal/summary").json()["deadlines"]
+        expected = {d["what"] for d in holder_duties(holder, clock.today())}
+        assert expected <= {d["what"] for d in deadlines}, code
+        seen += len(expected)
+    assert seen, "the demo gives at least one holder a duty with a date"

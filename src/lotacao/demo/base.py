@@ -125,8 +125,8 @@ def load(today: dt.date | None = None) -> DemoSummary:
         )
         from lotacao.demo import holder_requests as requests
 
-        loaders = (permits, documents, inspections, lines, chartering, enforcement, billing)
-        loaders += (requests, ombudsman)
+        loaders = [permits, documents, inspections, lines, chartering, enforcement, billing, requests]
+        loaders.append(ombudsman)
         for loader in loaders:
             loader.load(today, summary)
         from lotacao.demo import duties

@@ -60,6 +60,14 @@ class PortalNotice(Schema):
     next_step: str
 
 
+class PortalRequest(Schema):
+    what: str
+    protocol: str
+    filed_on: dt.date
+    status: str
+    next_step: str
+
+
 class PortalSummary(Schema):
     holder: str
     jurisdiction: str
@@ -70,6 +78,7 @@ class PortalSummary(Schema):
     permits: list[PortalPermit]
     vehicles: list[PortalVehicle]
     notices: list[PortalNotice]
+    requests: list[PortalRequest]
 
 
 @router.get("/portal/summary", response=PortalSummary)
@@ -120,5 +129,15 @@ def portal_summary(request: HttpRequest) -> PortalSummary:
         notices=[
             PortalNotice(number=row["notice"].number, status=row["status"], next_step=row["next"] or "")
             for row in data.notices
+        ],
+        requests=[
+            PortalRequest(
+                what=r["what"],
+                protocol=r["protocol"],
+                filed_on=r["filed_on"],
+                status=r["status"],
+                next_step=r["next_step"],
+            )
+            for r in data.requests
         ],
     )

@@ -24,9 +24,11 @@ from lotacao.core.law import entry, pack_for
 from lotacao.core.models import Jurisdiction
 from lotacao.core.vehicle_verdict import has_permits
 from lotacao.documents.models import Document
+from lotacao.duties import selectors as duties
 from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import Fine, InfractionNotice
 from lotacao.enforcement.sanctions.fine_payment import paid_before_appeal_deadline
+from lotacao.holder_requests import selectors as holder_requests
 from lotacao.inspections.models import InsurancePolicy, IrregularityNotice, Seal
 from lotacao.permits import rules as permit_rules
 from lotacao.permits.models import Permit, PermitAgent
@@ -59,6 +61,7 @@ class Summary:
     documents: list[Document] = field(default_factory=list)
     notices: list[dict[str, Any]] = field(default_factory=list)
     company: dict[str, Any] | None = None
+    requests: list[Any] = field(default_factory=list)  # holder_requests.selectors.OpenRequest
 
     @property
     def payable_total(self) -> Any:
@@ -318,5 +321,23 @@ def summary(holder: Holder, on: dt.date) -> Summary:
 
         result.company = chartering_selectors.company_summary(company_row, on)
         deadlines += _company_deadlines(code, result.company, on)
+    deadlines += _duty_deadlines(holder, on)
     result.deadlines = sorted(deadlines, key=lambda d: (d.due is None, d.due or on))
+    if not chartering:
+        result.requests = holder_requests.open_requests(holder)
     return result
+
+
+def _duty_deadlines(holder: Holder, on: dt.date) -> list[Deadline]:
+    """The operator's duties (lotacao.duties): periodic reports due, authorizations ending,
+    post-accident inspections scheduled, each with the article that sets it."""
+    return [
+        Deadline(
+            what=row["what"],
+            due=row["due"],
+            citation=row["citation"],
+            url=row.get("url", ""),
+            late=row["due"] is not None and row["due"] < on,
+        )
+        for row in duties.holder_duties(holder, on)
+    ]
