@@ -24,8 +24,16 @@ demo: $(STAMP)
 	$(BIN)/python manage.py load_demo --address http://$(HOST):$(PORT)/
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+# The gov.br sign-in tests run a real OpenID provider (npm's oidc-provider, tests/govbr): installed
+# once from its lock file where npm is present (without it those tests say why they skip).
+OIDC := tests/govbr/node_modules/.installed
+$(OIDC): tests/govbr/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd tests/govbr && npm ci --no-audit --no-fund --silent && touch node_modules/.installed; \
+	else echo "npm not found: the gov.br sign-in tests will be skipped"; fi
+
 # pytest exits 5 when it collected no test: that is a failure here too.
-test: $(STAMP)
+test: $(STAMP) $(OIDC)
 	$(BIN)/python -m pytest --ds=lotacao.config.settings.test $(PYTEST_ARGS)
 
 lint: $(STAMP)
