@@ -42,7 +42,7 @@ def test_the_nightly_run_publishes_a_harvestable_catalogue_without_personal_data
     assert not Distribution.objects.exists()
     run = jobs.run(BY_NAME["open_data"], today)
     assert run.status == "succeeded", run
-    assert Distribution.objects.count() == 4 * 4 + 2  # 4 datasets of each city, 2 of Pernambuco
+    assert Distribution.objects.count() == 4 * 5 + 3  # 5 datasets of each city, 3 of Pernambuco
 
     response = client.get("/dados/catalogo.jsonld")
     assert response.status_code == 200 and response["Content-Type"].startswith("application/ld+json")
@@ -120,13 +120,19 @@ def test_a_dataset_that_would_carry_a_cpf_is_refused_and_yesterdays_file_stays(
         publish.scan("recife", "x,123.456.789-09\n")
 
 
-def test_the_complaint_statistics_slot_appears_when_its_source_exists(monkeypatch: Any) -> None:
-    slot = catalogue.BY_SLUG["reclamacoes-mensal"]
-    assert slot.rows == "lotacao.ombudsman.stats:monthly_rows"
-    fake = catalogue.Dataset("x", "x", "x", (), catalogue.MONTHLY, "lotacao.opendata.catalogue:_date")
-    assert fake.source() is not None
-    missing = catalogue.Dataset("y", "y", "y", (), catalogue.MONTHLY, "lotacao.nowhere.stats:monthly_rows")
-    assert missing.source() is None and not missing.available("recife", dt.date(2026, 1, 1))
+def test_the_complaint_statistics_are_published_without_anyone_in_them(demo: Any, client: Any) -> None:
+    from lotacao.ombudsman.models import Complaint
+
+    today = timezone.localdate()
+    publish.publish_all(today)
+    assert Complaint.objects.filter(jurisdiction_id="recife").exists()  # the demo's complaints
+    body = _csv(client, "/dados/recife/reclamacoes-mensal.csv")
+    rows = list(csv.DictReader(body.splitlines()))
+    assert rows and "recebidas" in rows[0]
+    received = sum(int(r["recebidas"]) for r in rows)
+    assert received == Complaint.objects.filter(jurisdiction_id="recife").count()
+    for complaint in Complaint.objects.filter(jurisdiction_id="recife"):
+        assert complaint.protocol not in body and complaint.description[:30] not in body
 
 
 def test_a_csv_never_generated_is_a_portuguese_404(db: Any, client: Any) -> None:

@@ -2,10 +2,9 @@
 
 A dataset is a `Dataset`: its slug (the CSV's name), title, description, keywords, update
 frequency, the jurisdictions it applies to and a `rows(code, on)` function giving dicts (the first
-row's keys are the CSV's columns). A wing that publishes statistics of its own declares its source
-as a dotted path ("package.module:function"): the entry is in the catalogue only where that
-function exists, so the complaint statistics (`lotacao.ombudsman.stats.monthly_rows`) appear
-once the ombudsman wing provides them, with nothing else to change.
+row's keys are the CSV's columns). The complaint statistics come from the ombudsman's own counts
+(`lotacao.ombudsman.stats.monthly_rows`), imported like every other source: a missing one stops
+the start-up instead of leaving a dataset out.
 
 Nothing personal leaves here: permits and vehicles carry the plate, category and line, and the
 holder's name only for a legal person (with its CNPJ); a natural person's name and CPF never. Every
@@ -16,7 +15,6 @@ CSV is scanned for CPF patterns and the names of the people in the register befo
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +29,7 @@ from lotacao.lines import fares as lines_fares
 from lotacao.lines import law as lines_law
 from lotacao.lines.models import Stop
 from lotacao.lines.selectors import version_in_force
+from lotacao.ombudsman import stats as ombudsman_stats
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Line
 
@@ -46,33 +45,21 @@ class Dataset:
     description: str
     keywords: tuple[str, ...]
     periodicity: str
-    rows: Callable[[str, dt.date], Rows] | str  # a function, or "module:function" of another wing
+    rows: Callable[[str, dt.date], Rows]
     applies: Callable[[str, dt.date], bool] = field(default=lambda code, on: True)
 
-    def source(self) -> Callable[[str, dt.date], Rows] | None:
-        """The rows function, or None when a declared source's wing does not provide it (yet)."""
-        if callable(self.rows):
-            return self.rows
-        module, _, name = self.rows.partition(":")
-        try:
-            found = getattr(importlib.import_module(module), name, None)
-        except ImportError:
-            return None
-        if found is None:
-            return None
-
-        def call(code: str, on: dt.date) -> Rows:
-            return _as_dicts(found(code))
-
-        return call
+    def source(self) -> Callable[[str, dt.date], Rows]:
+        return self.rows
 
     def available(self, code: str, on: dt.date) -> bool:
-        return self.source() is not None and self.applies(code, on)
+        return self.applies(code, on)
 
 
-def _as_dicts(rows: Any) -> Iterator[dict[str, Any]]:
+def complaints_monthly(code: str, on: dt.date) -> Iterator[dict[str, Any]]:
+    """The ombudsman's monthly counts (lotacao.ombudsman.stats): counts only, no person."""
+    header, rows = ombudsman_stats.monthly_rows(code, on)
     for row in rows:
-        yield dict(row) if not isinstance(row, dict) else row
+        yield dict(zip(header, row, strict=True))
 
 
 def _has_lines(code: str, on: dt.date) -> bool:
@@ -255,7 +242,7 @@ DATASETS: list[Dataset] = [
         "ouvidoria recebeu e respondeu em cada mês, sem dado de quem as fez (Lei 13.460/2017).",
         ("ouvidoria", "reclamações", "estatísticas"),
         MONTHLY,
-        "lotacao.ombudsman.stats:monthly_rows",
+        complaints_monthly,
     ),
 ]
 BY_SLUG = {d.slug: d for d in DATASETS}
