@@ -17,8 +17,9 @@ def _id_patterns(patterns: list[Any] | None = None, namespace: str = "") -> list
     found = []
     for p in patterns if patterns is not None else get_resolver().url_patterns:
         if isinstance(p, URLResolver):
-            if p.app_name in ("admin", "public", "password") or p.namespace == "api":
-                continue  # admin: superusers only (tested below); public pages: no personal data;
+            if p.app_name in ("admin", "public", "password", "opendata") or p.namespace == "api":
+                continue  # admin: superusers only (tested below); public pages and open data (its
+                # CSVs scanned for personal data before they are stored): no personal data;
                 # the API has its own tenancy test; password reset: a signed token, not an object id
             ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
             found += _id_patterns(p.url_patterns, ns)

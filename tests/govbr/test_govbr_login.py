@@ -63,8 +63,8 @@ def test_the_button_leads_through_gov_br_into_the_holders_account(world: Any, go
     link = GovbrLink.objects.get(user=holder_user)
     assert link.cpf == person.cpf and link.level == "Prata" and link.amr == ["passwd"]
     assert link.acr.endswith("/prata") and link.last_login_at is not None
-    home = client.get("/")
-    assert home.status_code == 200
+    home = client.get("/", follow=True)  # a holder opens on their portal
+    assert home.status_code == 200 and home.redirect_chain[-1][0] == "/portal/"
 
 
 def test_an_unknown_cpf_is_refused_and_signs_no_one_in(world: Any, govbr_settings: Any) -> None:

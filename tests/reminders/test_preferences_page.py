@@ -18,7 +18,7 @@ def test_choose_channels_and_phone(world: Any, who: str) -> None:
     user = world.users[who]
     client = Client()
     client.force_login(user)
-    home = client.get("/").content.decode()
+    home = client.get("/", follow=True).content.decode()  # a holder opens on the portal
     assert 'href="/lembretes/preferencias/"' in home  # from the account menu
     page = client.get("/lembretes/preferencias/")
     assert page.status_code == 200

@@ -3,15 +3,24 @@ prior authorizations (with their validity) and the periodic reports with their d
 
 from __future__ import annotations
 
-from typing import ClassVar
+import uuid
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import models
 
 from lotacao.core.tenancy import TenantModel
-from lotacao.documents.models import private_storage, random_upload_name
+from lotacao.documents.models import private_storage
 from lotacao.registry.models import Holder, Vehicle
 
+
+def duties_upload_name(instance: Any, filename: str) -> str:
+    """duties/<jurisdiction>/<random hex>.<extension from the detected content type>: the
+    operator's photos and reports apart from the documents under review."""
+    extension = {"application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}.get(
+        instance.content_type, "bin"
+    )
+    return f"duties/{instance.jurisdiction_id}/{uuid.uuid4().hex}.{extension}"
 
 class IncidentReport(TenantModel):
     """An accident, or another fact that interrupts or changes the service, reported by the holder
@@ -68,7 +77,7 @@ class IncidentReport(TenantModel):
 
 class IncidentPhoto(TenantModel):
     report = models.ForeignKey(IncidentReport, on_delete=models.PROTECT, related_name="photos")
-    file = models.FileField("foto", storage=private_storage, upload_to=random_upload_name, max_length=200)
+    file = models.FileField("foto", storage=private_storage, upload_to=duties_upload_name, max_length=200)
     content_type = models.CharField("tipo do conteúdo", max_length=40)
     size = models.PositiveIntegerField("tamanho (bytes)")
     sha256 = models.CharField(max_length=64)
@@ -166,7 +175,7 @@ class PeriodicReport(TenantModel):
     delivered_at = models.DateTimeField("entregue em")
     late = models.BooleanField("entregue fora do prazo", default=False)
     file = models.FileField(
-        "arquivo", storage=private_storage, upload_to=random_upload_name, max_length=200, blank=True
+        "arquivo", storage=private_storage, upload_to=duties_upload_name, max_length=200, blank=True
     )
     content_type = models.CharField("tipo do conteúdo", max_length=40, blank=True)
     notes = models.TextField("observações", blank=True)

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from lotacao.core import dateinputs
 from lotacao.ombudsman.models import DESCRIPTION_MAX, PLACE_MAX, Channel, Kind, Unit
 from lotacao.ombudsman.services import ANSWER_MAX, MAX_PHOTOS
 
@@ -40,12 +41,7 @@ class ComplaintForm(forms.Form):
     )
     plate = forms.CharField(label="Placa do veículo (se souber)", max_length=10, required=False)
     line = forms.CharField(label="Linha (código, se souber)", max_length=20, required=False)
-    occurred_at = forms.DateTimeField(
-        label="Data e hora do fato",
-        required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        input_formats=["%Y-%m-%dT%H:%M", "%d/%m/%Y %H:%M", "%d/%m/%Y"],
-    )
+    occurred_at = dateinputs.DateTimeField(label="Data e hora do fato", required=False)
     place = forms.CharField(label="Local", max_length=PLACE_MAX, required=False)
     photos = PhotosField(label="Fotos (até 4)", required=False)
     name = forms.CharField(label="Seu nome (opcional)", max_length=200, required=False)
@@ -116,5 +112,5 @@ class IdentityForm(forms.Form):
 
 
 class InspectionForm(forms.Form):
-    scheduled_for = forms.DateField(label="Data da vistoria", widget=forms.DateInput(attrs={"type": "date"}))
+    scheduled_for = dateinputs.DateField(label="Data da vistoria")
     place = forms.CharField(label="Local", max_length=200, required=False)

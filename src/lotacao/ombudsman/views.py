@@ -80,7 +80,8 @@ def _detail(request: HttpRequest, complaint: Complaint, status: int = 200, **ext
         "note_form": forms.NoteForm(),
         "identity_form": extra.pop("identity_form", forms.IdentityForm()),
         "inspection_form": extra.pop("inspection_form", forms.InspectionForm()),
-        "notice_url": _notice_url(complaint) if worker else "",
+        # The notice is the inspectors' act: the link only for whom the notice form opens.
+        "notice_url": _notice_url(complaint) if complaint.is_open and _may_draw_up(access, complaint) else "",
         "worker": worker,
         **extra,
     }
@@ -91,6 +92,13 @@ def _has_identity(complaint: Complaint) -> bool:
     from lotacao.ombudsman.models import ComplaintIdentity
 
     return ComplaintIdentity.unscoped.filter(complaint=complaint).exists()
+
+
+def _may_draw_up(access: Any, complaint: Complaint) -> bool:
+    from lotacao.enforcement import permissions as enforcement_permissions
+
+    codes = enforcement_permissions.jurisdictions_for(access, enforcement_permissions.NOTICE_ROLES)
+    return complaint.jurisdiction_id in codes
 
 
 def _notice_url(complaint: Complaint) -> str:

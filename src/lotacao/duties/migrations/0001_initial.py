@@ -3,6 +3,7 @@
 import django.db.models.deletion
 import django.db.models.manager
 import lotacao.documents.models
+import lotacao.duties.models
 from django.conf import settings
 from django.db import migrations, models
 
@@ -60,7 +61,7 @@ class Migration(migrations.Migration):
             name='IncidentPhoto',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('file', models.FileField(max_length=200, storage=lotacao.documents.models.PrivateStorage(), upload_to=lotacao.documents.models.random_upload_name, verbose_name='foto')),
+                ('file', models.FileField(max_length=200, storage=lotacao.documents.models.PrivateStorage(), upload_to=lotacao.duties.models.duties_upload_name, verbose_name='foto')),
                 ('content_type', models.CharField(max_length=40, verbose_name='tipo do conteúdo')),
                 ('size', models.PositiveIntegerField(verbose_name='tamanho (bytes)')),
                 ('sha256', models.CharField(max_length=64)),
@@ -122,7 +123,7 @@ class Migration(migrations.Migration):
                 ('due_on', models.DateField(verbose_name='prazo de entrega')),
                 ('delivered_at', models.DateTimeField(verbose_name='entregue em')),
                 ('late', models.BooleanField(default=False, verbose_name='entregue fora do prazo')),
-                ('file', models.FileField(blank=True, max_length=200, storage=lotacao.documents.models.PrivateStorage(), upload_to=lotacao.documents.models.random_upload_name, verbose_name='arquivo')),
+                ('file', models.FileField(blank=True, max_length=200, storage=lotacao.documents.models.PrivateStorage(), upload_to=lotacao.duties.models.duties_upload_name, verbose_name='arquivo')),
                 ('content_type', models.CharField(blank=True, max_length=40, verbose_name='tipo do conteúdo')),
                 ('notes', models.TextField(blank=True, verbose_name='observações')),
                 ('citation', models.CharField(max_length=300, verbose_name='fundamento')),
