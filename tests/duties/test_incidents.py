@@ -162,6 +162,23 @@ def test_cabo_and_pernambuco_have_no_incident_reports(db: Any) -> None:
     assert incident_rule("pernambuco", dt.date(2025, 6, 6)) is None
 
 
+def test_where_the_law_puts_no_duty_the_report_is_taken_as_information(
+    world: Any, client: Any, monkeypatch: Any
+) -> None:
+    """Cabo's and Pernambuco's laws do not oblige a report: the holder may still inform the agency,
+    with no deadline, nothing late and no article cited."""
+    from lotacao.duties import rules
+
+    monkeypatch.setattr(rules, "incident_rule", lambda code, on: None)
+    report = _report(world, reported_at=dt.datetime(2025, 7, 30, 8, 0, tzinfo=RECIFE))
+    assert report.protocol and report.due_on is None and report.late is False
+    assert report.citations == [] and "não obriga" in report.deadline_text
+    assert not WorkItem.objects.filter(kind=services.LATE_INCIDENT_KIND).exists()
+    client.force_login(world.users["holder0.recife"])
+    page = client.get("/deveres/ocorrencias/nova/").content.decode()
+    assert "não obriga a comunicar" in page and "Registrar comunicação" in page
+
+
 # ------------------------------------------------------------------------------------------ API
 
 

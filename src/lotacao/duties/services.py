@@ -131,18 +131,24 @@ def report_incident(
         raise ValidationError(f"Envie no máximo {MAX_PHOTOS} fotos.")
     checked = [(f, *_checked_file(f, PHOTO_TYPES, "foto")) for f in files]
     occurred_on = local_day(jurisdiction, occurred_at)
-    rule = rules.incident_rule(code, occurred_on)
-    if rule is None or kind not in rule:
-        what = IncidentReport.Kind(kind).label.lower()
-        raise ValidationError(
-            f"A {rules.law_name(code)} não prevê a comunicação de {what} ao órgão gestor: "
-            "nada foi registrado."
-        )
-    deadline = rules.incident_deadline(code, occurred_on)
-    due = dt.date.fromisoformat(deadline["due"]) if deadline.get("due") else None
+    rule = rules.incident_rule(code, occurred_on) or {}
     reported_on = local_day(jurisdiction, now)
+    if kind in rule:
+        deadline = rules.incident_deadline(code, occurred_on)
+        citations = [rules.cited(code, rule[kind])]
+    else:
+        # The law puts no such duty on the holder: the agency still takes the report as information,
+        # with no deadline and nothing late (and no article to cite).
+        what = IncidentReport.Kind(kind).label.lower()
+        deadline = {
+            "due": None,
+            "explanation": f"A {rules.law_name(code)} não obriga a comunicação de {what} nem fixa prazo: "
+            "o órgão gestor recebe o relato como informação.",
+            "citations": [],
+        }
+        citations = []
+    due = dt.date.fromisoformat(deadline["due"]) if deadline.get("due") else None
     late = due is not None and reported_on > due
-    citations = [rules.cited(code, rule[kind])]
     for citation in deadline.get("citations", []):
         if citation not in citations:
             citations.append(citation)
