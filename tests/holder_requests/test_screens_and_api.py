@@ -21,7 +21,7 @@ def test_the_recife_holder_is_no_longer_refused_and_reads_the_law_up_front(world
     assert "Protocolar o pedido" not in body  # no form to type into: the law does not allow it
     for name in ("list", "new_renewal", "new_document", "new_substitution", "new_booking"):
         assert client.get(reverse(f"holder_requests:{name}")).status_code == 200, name
-    assert "Meus requerimentos" in client.get(reverse("web:home")).content.decode()
+    assert "Meus requerimentos" in client.get(reverse("web:home"), follow=True).content.decode()
     vehicle = world.objects["recife"]["registry.vehicle"]
     InspectionSlot.objects.create(
         jurisdiction=world.a, starts_at=timezone.now() + dt.timedelta(days=2), place="Pátio", capacity=1
