@@ -50,20 +50,28 @@ def test_every_demo_holder_opens_on_their_own_portal(demo: None, client: Any) ->
             assert "Minhas permissões" in page and summary["regime"] == "permits"
 
 
-def test_marica_demo_fine_is_owed_everywhere_and_never_a_zero_slip(demo: None, client: Any) -> None:
+def test_marica_demo_fine_in_ufima_is_payable_at_the_demonstration_value(demo: None, client: Any) -> None:
+    """The demo publishes a demonstration UFIMA (a fictitious act, never the law's value, art. 51),
+    so the holder's fines in UFIMA are charged in R$ and paid by a slip with PIX, never R$ 0,00."""
+    from decimal import Decimal
+
+    from lotacao.demo.enforcement import FISCAL_UNITS, FISCAL_UNITS_ACT
+    from lotacao.enforcement.models import Fine
+
     account = HolderAccount.objects.get(user__username="permissionario.marica")
     client.force_login(account.user)
     ledger = _text(client.get(f"/cobranca/permissionario/{account.holder_id}/").content.decode())
     assert "Nenhuma cobrança" not in ledger and "AI-2026-000003" in ledger
-    assert "Guia do mês" not in ledger and "R$ 0,00" not in ledger
+    assert "R$ 0,00" not in ledger and "valor fictício" in ledger
     home = _text(client.get("/portal/").content.decode())
-    assert "AI-2026-000003" in home and "ainda não publicou o valor da UFIMA" in home
+    assert "AI-2026-000003" in home and "Pagar com PIX" in home
+    assert "ainda não publicou o valor da UFIMA" not in home
     api = client.get("/api/portal/summary").json()
     fine = next(c for c in api["charges_due"] if "AI-2026-000003" in c["description"])
-    assert fine["amount"] is None and fine["slip_url"] is None and "UFIMA" in fine["note"]
-    assert fine["due_on"] is not None
-    month = client.get(f"/cobranca/permissionario/{account.holder_id}/guia/")
-    assert month["Content-Type"].startswith("text/html") and "não há guia" in month.content.decode()
+    units = Fine.unscoped.get(notice__number="AI-2026-000003", jurisdiction_id="marica").units
+    rate = Decimal(FISCAL_UNITS["marica"]["fiscal_unit.UFIMA"])
+    assert Decimal(str(fine["amount"])) == units * rate and fine["slip_url"]
+    assert "UFIMA" in fine["description"] and "demonstração" in FISCAL_UNITS_ACT
 
 
 def test_the_home_lists_pending_requests_and_the_operators_duties(demo: None, client: Any) -> None:

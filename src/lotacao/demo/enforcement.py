@@ -5,6 +5,9 @@ where the law has permits, else their vehicle):
 - the judging bodies of the pack (`judging.ensure_bodies`), with members — as many as the law
   names for a collegiate body (else three), one authority for a body that decides alone — the
   president linked to the demo user `comissao.<code>`;
+- where the law fines in a fiscal unit it does not price (Maricá's UFIMA, art. 51), a
+  demonstration value of the unit (a fictitious act, never the law's value), so those fines have
+  a slip in R$;
 - three notices drawn up by `fiscal.<code>` through the engine (real codes of the pack; Cabo and
   Maricá by group), each served by hand:
   1. recent, served 3 days ago: its deadline is open, the holder sees "Apresentar defesa";
@@ -113,6 +116,7 @@ def load(today: dt.date, summary: Any) -> None:
             continue
         commission = User.objects.filter(username=f"comissao.{code}").first()
         _agency_groups(jurisdiction, summary)
+        _fiscal_units(jurisdiction, summary)
         _bodies(code, today, commission, summary)
         for n in (2, 1, 0):  # oldest first, so the numbers follow the dates
             _notice(jurisdiction, account.holder, inspector, n, today, summary)
@@ -146,6 +150,32 @@ def _agency_groups(jurisdiction: Jurisdiction, summary: Any) -> None:
         reason=REASON,
     )
     summary.created += 1
+
+
+# The value in R$ of a fiscal unit the law fines in but does not price (Maricá's UFIMA, art. 51: the
+# municipality publishes it). A demonstration value, NOT the real UFIMA: it only lets the demo's
+# fines become payable slips; the agency types the published value in "Valores da lei".
+FISCAL_UNITS = {"marica": {"fiscal_unit.UFIMA": "4.50"}}
+FISCAL_UNITS_ACT = "Decreto de demonstração da UFIMA (valor fictício, não é o valor oficial)"
+
+
+def _fiscal_units(jurisdiction: Jurisdiction, summary: Any) -> None:
+    """Before the notices, so their fines are charged in R$ from the start (`fines.sync_charge`)."""
+    pack = pack_for(jurisdiction.code)
+    for parameter, amount in FISCAL_UNITS.get(jurisdiction.code, {}).items():
+        if AgencyValue.unscoped.filter(jurisdiction=jurisdiction, parameter=parameter).exists():
+            summary.existing += 1
+            continue
+        set_agency_value(
+            actor=None,
+            jurisdiction=jurisdiction,
+            parameter=parameter,
+            valid_from=pack.start,
+            value=amount,
+            cite=FISCAL_UNITS_ACT,
+            reason=REASON,
+        )
+        summary.created += 1
 
 
 def _count(summary: Any, created: bool) -> None:
