@@ -25,6 +25,10 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     from django.db import connection
 
     if connection.vendor == "postgresql":
+        only_sqlite = pytest.mark.skip(reason="só no SQLite embutido: roda na passada SQLite")
+        for item in items:
+            if item.get_closest_marker("sqlite"):
+                item.add_marker(only_sqlite)
         return
     skip = pytest.mark.skip(reason="precisa do PostgreSQL (DATABASE_URL): roda na passada PostgreSQL")
     for item in items:
@@ -41,6 +45,8 @@ def pytest_runtest_makereport(item: Any, call: Any) -> Any:
     from django.db import connection
 
     if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        return
+    if item.get_closest_marker("sqlite") and connection.vendor == "postgresql":
         return
     reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else str(report.longrepr)
     report.outcome = "failed"

@@ -85,7 +85,7 @@ def test_the_embedded_sqlite_is_configured_for_concurrent_writers() -> None:
     assert EMBEDDED_OPTIONS["transaction_mode"] == "IMMEDIATE"
 
 
-@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL", "").startswith("postgres")), reason="SQLite only")
+@pytest.mark.sqlite  # the embedded default's own locking; PostgreSQL has row locks
 def test_concurrent_writers_on_the_embedded_sqlite_never_see_database_is_locked(tmp_path: Path) -> None:
     import time
 
