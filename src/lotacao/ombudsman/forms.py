@@ -70,6 +70,16 @@ class ComplaintForm(forms.Form):
             raise forms.ValidationError("A data e hora do fato está no futuro.")
         return value
 
+    FILED = ("jurisdiction", "kind", "description", "plate", "line", "occurred_at", "place")
+    FILED += ("name", "email", "phone", "photos")
+
+    def filing(self) -> dict[str, Any]:
+        """The cleaned fields as `services.file_complaint` takes them (web and staff intake alike)."""
+        data = {key: self.cleaned_data[key] for key in self.FILED}
+        if "channel" in self.cleaned_data:
+            data["channel"] = self.cleaned_data["channel"]
+        return data
+
 
 class FollowForm(forms.Form):
     protocol = forms.CharField(label="Protocolo", max_length=20)

@@ -220,21 +220,9 @@ def intake(request: HttpRequest) -> HttpResponse:
     form = forms.ComplaintForm(request.POST or None, request.FILES or None, jurisdictions=choices, staff=True)
     refusal = ""
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
             complaint, code = services.file_complaint(
-                jurisdiction=data["jurisdiction"],
-                kind=data["kind"],
-                description=data["description"],
-                plate=data["plate"],
-                line=data["line"],
-                occurred_at=data["occurred_at"],
-                place=data["place"],
-                name=data["name"],
-                email=data["email"],
-                phone=data["phone"],
-                photos=data["photos"],
-                channel=data["channel"],
+                **form.filing(),
                 actor=request.user,
             )
         except ValidationError as error:

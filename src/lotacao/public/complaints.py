@@ -49,20 +49,9 @@ def file(request: HttpRequest) -> HttpResponse:
         if retry is not None:
             return _too_many(request, retry)
         if form.is_valid():
-            data = form.cleaned_data
             try:
                 complaint, code = services.file_complaint(
-                    jurisdiction=data["jurisdiction"],
-                    kind=data["kind"],
-                    description=data["description"],
-                    plate=data["plate"],
-                    line=data["line"],
-                    occurred_at=data["occurred_at"],
-                    place=data["place"],
-                    name=data["name"],
-                    email=data["email"],
-                    phone=data["phone"],
-                    photos=data["photos"],
+                    **form.filing(),
                 )
             except ValidationError as error:
                 refusal = " ".join(error.messages)
