@@ -70,8 +70,8 @@ class ComplaintForm(forms.Form):
             raise forms.ValidationError("A data e hora do fato está no futuro.")
         return value
 
-    FILED = ("jurisdiction", "kind", "description", "plate", "line", "occurred_at", "place")
-    FILED += ("name", "email", "phone", "photos")
+    FILED: tuple[str, ...] = ("jurisdiction", "kind", "description", "plate", "line", "occurred_at")
+    FILED += ("place", "name", "email", "phone", "photos")
 
     def filing(self) -> dict[str, Any]:
         """The cleaned fields as `services.file_complaint` takes them (web and staff intake alike)."""
