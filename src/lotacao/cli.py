@@ -1,4 +1,4 @@
-"""`lotacao evaluate`: the rules engine on the command line (../shared/contracts/README.md).
+"""`lotacao evaluate`: the rules engine on the command line (docs/contract/README.md).
 
     lotacao evaluate [PATH|-]            one case object -> one result; an array -> an array, same order
     lotacao evaluate --jsonl [PATH|-]    JSON Lines in, JSON Lines out, streamed

@@ -1,4 +1,9 @@
-"""The contract's own examples (../shared/contracts/examples) through the installed command."""
+"""The contract's examples through the installed command.
+
+The repository's own copy (docs/contract/examples) runs on every clone with this suite's checker
+(check_contract.py). Where the team's shared folder sits beside the clone (../shared/contracts),
+its examples run too, through its own check.py: it may add cases, it is never required.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +15,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared"
-CHECK = SHARED / "contracts" / "check.py"
-EXAMPLES = SHARED / "contracts" / "examples"
+OWN_CHECK = ROOT / "tests" / "law" / "check_contract.py"
+OWN_EXAMPLES = ROOT / "docs" / "contract" / "examples"
+SHARED = ROOT.parent / "shared" / "contracts"
 COMMAND = ROOT / ".venv" / "bin" / "lotacao"
 
+RUNS = [pytest.param(OWN_CHECK, OWN_EXAMPLES, id="repo")]
+if (SHARED / "check.py").exists():
+    RUNS.append(pytest.param(SHARED / "check.py", SHARED / "examples", id="shared"))
 
-@pytest.mark.skipif(not CHECK.exists(), reason=f"the shared contract folder is absent ({SHARED})")
-def test_the_contract_examples_pass_through_lotacao_evaluate() -> None:
+
+def _evaluate(check: Path, examples: Path) -> subprocess.CompletedProcess[str]:
     command = (
         [str(COMMAND), "evaluate"] if COMMAND.exists() else [sys.executable, "-m", "lotacao", "evaluate"]
     )
@@ -26,13 +34,31 @@ def test_the_contract_examples_pass_through_lotacao_evaluate() -> None:
         **os.environ,
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])),
     }
-    proc = subprocess.run(
-        [sys.executable, str(CHECK), str(EXAMPLES), "--", *command],
+    return subprocess.run(
+        [sys.executable, str(check), str(examples), "--", *command],
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=300,
         env=env,
     )
+
+
+@pytest.mark.parametrize(("check", "examples"), RUNS)
+def test_the_contract_examples_pass_through_lotacao_evaluate(check: Path, examples: Path) -> None:
+    proc = _evaluate(check, examples)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert " 0 failed" in proc.stdout, proc.stdout
+
+
+def test_the_repo_checker_fails_a_wrong_expectation(tmp_path: Path) -> None:
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(
+        '{"name": "quota errada", "case": {"jurisdiction": "cabo", "kind": "quota", "date": "2025-01-01",'
+        ' "population": 30000}, "expect": {"max_vehicles": 31}}',
+        encoding="utf-8",
+    )
+    proc = _evaluate(OWN_CHECK, wrong)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "FAIL quota errada: max_vehicles = 30, want 31" in proc.stdout
+    assert "0 passed, 1 failed" in proc.stdout

@@ -1,8 +1,8 @@
 """Explanations a clerk can read aloud: no internal word in any explanation the engine gives.
 
 Runs every YAML case of every pack (`src/lotacao/packs/*/cases/*.yaml`, with its agency values
-when the case has `overrides`) and the contract's examples (../shared/contracts/examples, when
-present), in this process, and checks each explanation with the rules of
+when the case has `overrides`) and the contract's examples (docs/contract/examples, and ../shared/contracts/examples
+when present), in this process, and checks each explanation with the rules of
 ../shared/contracts/plain_language.py — no snake_case token, no dotted parameter id, no English
 word — and with the rest of "How an explanation reads" (contract README): no "(ões)"-style plural,
 no nested brackets, dates as dd/mm/aaaa, money as R$ 1.234,56, no code the law does not print.
@@ -23,7 +23,9 @@ from law_expect import plain
 from lotacao.law.evaluate import evaluate_case
 from lotacao.law.packs import PACKS_DIR, available_packs, get_pack
 
-EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "contracts" / "examples"
+_ROOT = Path(__file__).resolve().parents[2]
+# The repository's own examples always; the team's shared folder's too when it sits beside the clone.
+EXAMPLES_DIRS = [_ROOT / "docs" / "contract" / "examples", _ROOT.parent / "shared" / "contracts" / "examples"]
 
 # The three rules of plain_language.py, as it writes them.
 SNAKE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")  # appeal_minor, permit_holder
@@ -72,10 +74,12 @@ def _pack_cases() -> list[tuple[str, dict[str, Any], Any]]:
 
 def _examples() -> list[tuple[str, dict[str, Any], Any]]:
     out = []
-    for file in sorted(EXAMPLES.glob("*.json")) if EXAMPLES.is_dir() else []:
+    files = [(d, f) for d in EXAMPLES_DIRS if d.is_dir() for f in sorted(d.glob("*.json"))]
+    for folder, file in files:
         data = json.loads(file.read_text(encoding="utf-8"))
+        where = "docs" if folder.is_relative_to(_ROOT) else "shared"
         for i, item in enumerate(data if isinstance(data, list) else [data]):
-            out.append((f"contrato {file.name}: {item.get('name', i)}", item["case"], None))
+            out.append((f"contrato ({where}) {file.name}: {item.get('name', i)}", item["case"], None))
     return out
 
 

@@ -1,4 +1,4 @@
-"""The JSON contract of `lotacao evaluate` (../shared/contracts/README.md): one case in, one result out.
+"""The JSON contract of `lotacao evaluate` (docs/contract/README.md): one case in, one result out.
 
 Validates the common fields (Portuguese errors with dotted field paths), loads the jurisdiction's
 pack, and hands the case to the module of its kind: `lotacao.law.<kind>.evaluate(pack, case, ctx)`.

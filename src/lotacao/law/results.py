@@ -1,4 +1,4 @@
-"""The shapes of the engine's answers (../shared/contracts/README.md), for the code that reads them.
+"""The shapes of the engine's answers (docs/contract/README.md), for the code that reads them.
 
 The engine builds plain dicts (their key order is part of the JSON it prints); these TypedDicts
 describe them so that the Django side reads `result["penalties"]` with types, not `Any`.
