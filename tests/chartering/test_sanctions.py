@@ -149,3 +149,55 @@ def test_a_second_sanction_while_one_is_in_force_is_refused(pe: Any) -> None:
     with pytest.raises(ValidationError, match="majora"):
         _suspend(pe, company, pe.today)
     assert timezone.localdate() == pe.today
+
+
+def test_a_renewal_filed_before_a_suspension_is_not_issued_during_it(pe: Any) -> None:
+    # Art. 23, par. único: no service with a suspended CRC. A renewal filed in time, before the
+    # suspension, must not give a new CRC during it: that CRC would carry no sanction and erase it.
+    company = pe.company(on=dt.date(2027, 1, 10))
+    current = crc.Crc.objects.get(company=company)
+    filed = current.valid_until - dt.timedelta(days=40)
+    renewal = crc.file_application(actor=None, company=company, modalities=["eventual"], reason="t", on=filed)
+    suspension = _suspend(pe, company, filed + dt.timedelta(days=5))
+    during = filed + dt.timedelta(days=20)
+    with pytest.raises(ValidationError, match=r"suspenso.*parágrafo único"):
+        crc.issue_crc(actor=pe.users["gestor"], application=renewal, reason="t", on=during)
+    renewal.refresh_from_db()
+    assert renewal.status == crc.CrcApplication.Status.FILED
+    assert crc.Crc.objects.filter(company=company).count() == 1
+    assert crc_state(company, during).status == "suspended"
+    after = suspension.ends_on + dt.timedelta(days=1)
+    sanctions.end_sanction(actor=None, sanction=suspension, cure_proof="Sanada", reason="t", on=after)
+    # The sanction served and cured, the request is judged on its merits again (its documents).
+    with pytest.raises(ValidationError) as error:
+        crc.issue_crc(actor=pe.users["gestor"], application=renewal, reason="t", on=after)
+    assert not any("suspenso" in m for m in error.value.messages), error.value.messages
+    assert "documentação incompleta" in error.value.messages[0]
+
+
+def test_a_request_filed_before_a_cancellation_never_gives_the_new_crc(pe: Any) -> None:
+    company = pe.company(on=pe.today - dt.timedelta(days=200))
+    current = crc.Crc.objects.get(company=company)
+    renewal = crc.file_application(
+        actor=None,
+        company=company,
+        modalities=["eventual"],
+        reason="t",
+        on=current.valid_until - dt.timedelta(days=40),
+    )
+    cancellation = sanctions.apply_sanction(
+        actor=None,
+        company=company,
+        kind="cancellation",
+        starts_on=current.valid_until - dt.timedelta(days=35),
+        grounds="Decisão definitiva",
+        reason="t",
+    )
+    during = current.valid_until - dt.timedelta(days=30)
+    with pytest.raises(ValidationError, match="fim do prazo do cancelamento"):
+        crc.issue_crc(actor=None, application=renewal, reason="t", on=during)
+    after = cancellation.ends_on + dt.timedelta(days=1)
+    sanctions.end_sanction(actor=None, sanction=cancellation, cure_proof="Sanada", reason="t", on=after)
+    with pytest.raises(ValidationError, match="antes do cancelamento"):
+        crc.issue_crc(actor=None, application=renewal, reason="t", on=after)
+    assert crc.Crc.objects.filter(company=company).count() == 1

@@ -272,6 +272,31 @@ def earliest_policy_end(company: CharteringCompany, on: dt.date) -> dt.date | No
 
 
 @transaction.atomic
+def _refuse_during_sanction(company: CharteringCompany, application: CrcApplication, day: dt.date) -> None:
+    """No CRC is issued while the company's is suspended, cancelled or revoked (art. 23, par. único):
+    a request filed before the sanction waits for its end, and after a cancellation only a request
+    filed after it can give the new CRC. Otherwise the new CRC would carry no sanction and erase it."""
+    state = crc_state(company, day)
+    code = company.jurisdiction_id
+    cite = rules.cite(code, "art. 23, parágrafo único")
+    if state.status in ("suspended", "revoked"):
+        raise ValidationError(
+            f"CRC não emitido: {state.reasons[0]} Durante a sanção não se emite novo CRC ({cite})."
+        )
+    if state.status == "cancelled":
+        assert state.crc is not None and state.crc.cancelled_on is not None
+        if state.sanction is not None:
+            raise ValidationError(
+                f"CRC não emitido: {state.reasons[0]} O novo CRC só pode ser emitido ao fim do prazo do "
+                f"cancelamento e da comprovação de que a irregularidade foi sanada ({cite}; art. 30, § 1º)."
+            )
+        if application.filed_on <= state.crc.cancelled_on:
+            raise ValidationError(
+                f"CRC não emitido: este requerimento foi feito antes do cancelamento do CRC "
+                f"{state.crc.number}; ao fim do cancelamento é preciso requerer novo CRC ({cite})."
+            )
+
+
 def issue_crc(*, actor: Any, application: CrcApplication, reason: str, on: dt.date | None = None) -> Crc:
     """Issue the CRC: documents complete for the modalities, the fleet's minimum own vehicles, the
     validity of one year and never beyond the policy (art. 8)."""
@@ -281,6 +306,7 @@ def issue_crc(*, actor: Any, application: CrcApplication, reason: str, on: dt.da
         raise ValidationError(f"O requerimento está {application.get_status_display().lower()}.")
     company = application.company
     code = company.jurisdiction_id
+    _refuse_during_sanction(company, application, day)
     docs = documents_status(company, list(application.modalities), day)
     if not docs.complete:
         raise ValidationError(["CRC não emitido: documentação incompleta (art. 5º).", *docs.problems])
