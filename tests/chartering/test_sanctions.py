@@ -201,3 +201,44 @@ def test_a_request_filed_before_a_cancellation_never_gives_the_new_crc(pe: Any) 
     with pytest.raises(ValidationError, match="antes do cancelamento"):
         crc.issue_crc(actor=None, application=renewal, reason="t", on=after)
     assert crc.Crc.objects.filter(company=company).count() == 1
+
+
+def test_after_a_cassacao_no_new_crc_unless_the_agency_sets_a_ban(pe: Any) -> None:
+    # Art. 35 sets no term for a new CRC after cassação: the pack reads "none", as an interpretation
+    # the agency sees in Valores da lei and may change with a ban in years.
+    from lotacao.core.law import pack_for
+    from lotacao.core.models import Jurisdiction
+    from lotacao.web.agency_values import set_agency_value
+
+    company = pe.company(on=pe.today - dt.timedelta(days=30))
+    sanctions.apply_sanction(
+        actor=None, company=company, kind="revocation", starts_on=pe.today, grounds="Art. 35", reason="t"
+    )
+    assert crc_state(company, pe.today).status == "revoked"
+    reading = pack_for("pernambuco").parameters["chartering.revocation_reentry"].interpretation
+    assert reading is not None and "não fixa prazo" in reading.sentence
+    later = pe.today + dt.timedelta(days=3 * 365)
+    with pytest.raises(ValidationError, match=r"não fixa prazo.*Valores da lei"):
+        crc.file_application(actor=None, company=company, modalities=["eventual"], reason="t", on=later)
+
+    set_agency_value(
+        actor=None,
+        jurisdiction=Jurisdiction.objects.get(code="pernambuco"),
+        parameter="chartering.revocation_reentry",
+        valid_from=pe.today,
+        value={"ban_years": 2},
+        cite="Portaria de teste",
+        reason="t",
+    )
+    with pytest.raises(ValidationError, match="só pode ser pedido a partir de"):
+        crc.file_application(
+            actor=None,
+            company=company,
+            modalities=["eventual"],
+            reason="t",
+            on=pe.today + dt.timedelta(days=300),
+        )
+    application = crc.file_application(
+        actor=None, company=company, modalities=["eventual"], reason="t", on=later
+    )
+    assert application.kind == "initial"

@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from law_expect import problems  # noqa: E402
+from law_expect import problems
 
 
 def load(paths: list[str]) -> list[dict[str, Any]]:

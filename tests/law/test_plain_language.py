@@ -1,8 +1,8 @@
 """Explanations a clerk can read aloud: no internal word in any explanation the engine gives.
 
 Runs every YAML case of every pack (`src/lotacao/packs/*/cases/*.yaml`, with its agency values
-when the case has `overrides`) and the contract's examples (docs/contract/examples, and ../shared/contracts/examples
-when present), in this process, and checks each explanation with the rules of
+when the case has `overrides`) and the contract's examples (docs/contract/examples, and
+../shared/contracts/examples when present), in this process, and checks each explanation with the rules of
 ../shared/contracts/plain_language.py — no snake_case token, no dotted parameter id, no English
 word — and with the rest of "How an explanation reads" (contract README): no "(ões)"-style plural,
 no nested brackets, dates as dd/mm/aaaa, money as R$ 1.234,56, no code the law does not print.

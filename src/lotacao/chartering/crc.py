@@ -123,8 +123,10 @@ def file_application(
     if _open_application(company) is not None:
         raise ValidationError("Já existe um requerimento de CRC em análise para esta empresa.")
     state = crc_state(company, day)
-    if state.status in ("suspended", "revoked"):
+    if state.status == "suspended":
         raise ValidationError(f"Requerimento recusado: {state.reasons[0]}")
+    if state.status == "revoked":
+        _refuse_after_revocation(state, day)
     if state.status == "cancelled" and state.sanction is not None:
         raise ValidationError(
             f"Requerimento recusado: o novo CRC só pode ser pedido ao fim do prazo do cancelamento "
@@ -153,6 +155,33 @@ def file_application(
         assert renewing is not None
         propose_late_renewal_cancellation(actor=actor, crc=renewing, on=day, filed_on=day)
     return application
+
+
+def _refuse_after_revocation(state: Any, day: dt.date) -> None:
+    """After a cassação (art. 35) the text sets no term for a new CRC: by the pack's reading none is
+    issued, unless the agency set a ban in years (`chartering.revocation_reentry`, Valores da lei)."""
+    crc = state.crc
+    code = crc.jurisdiction_id
+    rule = rules.value(code, "chartering.revocation_reentry", day) or {}
+    cite = rules.citation(code, "chartering.revocation_reentry", day) or rules.cite(code, "art. 35")
+    years = rule.get("ban_years")
+    if years is None:
+        raise ValidationError(
+            f"Requerimento recusado: {state.reasons[0]} A lei não fixa prazo para um novo CRC depois "
+            f"da cassação ({cite}); pela leitura adotada, a empresa cassada não obtém novo CRC enquanto "
+            "o órgão não fixar um prazo de impedimento em Valores da lei."
+        )
+    revoked_on = crc.revoked_on
+    try:
+        until = revoked_on.replace(year=revoked_on.year + int(years))
+    except ValueError:  # 29/02
+        until = revoked_on.replace(year=revoked_on.year + int(years), day=28)
+    if day < until:
+        raise ValidationError(
+            f"Requerimento recusado: {state.reasons[0]} Um novo CRC só pode ser pedido a partir de "
+            f"{rules.pt(until)}, {int(years)} {'ano' if int(years) == 1 else 'anos'} depois da cassação "
+            f"({cite})."
+        )
 
 
 def propose_late_renewal_cancellation(
@@ -279,10 +308,18 @@ def _refuse_during_sanction(company: CharteringCompany, application: CrcApplicat
     state = crc_state(company, day)
     code = company.jurisdiction_id
     cite = rules.cite(code, "art. 23, parágrafo único")
-    if state.status in ("suspended", "revoked"):
+    if state.status == "suspended":
         raise ValidationError(
             f"CRC não emitido: {state.reasons[0]} Durante a sanção não se emite novo CRC ({cite})."
         )
+    if state.status == "revoked":
+        assert state.crc is not None and state.crc.revoked_on is not None
+        _refuse_after_revocation(state, day)
+        if application.filed_on <= state.crc.revoked_on:
+            raise ValidationError(
+                f"CRC não emitido: este requerimento foi feito antes da cassação do CRC {state.crc.number}; "
+                f"é preciso requerer novo CRC ({rules.cite(code, 'art. 35')})."
+            )
     if state.status == "cancelled":
         assert state.crc is not None and state.crc.cancelled_on is not None
         if state.sanction is not None:
