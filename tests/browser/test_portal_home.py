@@ -30,4 +30,4 @@ def test_the_holder_home_reads_on_a_phone(bworld: Any, live_server: Any, phone: 
     assert not axe_violations(phone), axe_violations(phone)
     with phone.expect_navigation():
         phone.click("#prazos >> text=Recurso contra o auto AI-2026-000003")
-    expect(phone.locator("#exigencia")).to_contain_text("Antes de recorrer")
+    expect(phone.locator("#condicao")).to_contain_text("Condição para o julgamento")

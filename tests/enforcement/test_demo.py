@@ -131,9 +131,9 @@ def _holder_pages(client: Any, code: str) -> None:
     assert page.status_code == 200
     if code == "cabo":  # the Council applies the penalty first (art. 29): nothing to appeal yet
         assert "Aplicação da penalidade pelo Conselho ainda não registrada" in page.content.decode()
-    elif code == "marica":  # an appeal against a fine needs it paid first (art. 70, p.ú.): said up front
-        assert "Antes de recorrer" in page.content.decode()
-        assert "Apresentar defesa" not in page.content.decode()
+    elif code == "marica":  # the appeal is judged only once the fine is paid (art. 70, p.ú.): said up front
+        assert "Condição para o julgamento" in page.content.decode()
+        assert "Apresentar defesa" in page.content.decode()
     else:
         assert "Apresentar defesa" in page.content.decode()
     old = client.get(f"/fiscalizacao/autos/{_notice(code, 3).pk}/").content.decode()

@@ -37,7 +37,7 @@ def test_home_of_a_holder_is_the_portal_with_deadlines_and_debts(db: Any, client
     assert "O que fazer e até quando" in page and "O que devo" in page
     # the appeal deadline (art. 70) and the payment that must come first (art. 70, p.ú.), dated
     assert "Recurso contra o auto AI-2026-000003" in page and "art. 70" in page
-    assert "Pagar a multa do auto AI-2026-000003 antes de recorrer" in page
+    assert "Pagar a multa do auto AI-2026-000003 para o recurso ser julgado" in page
     assert "2 UFIMA" in page and "valor em reais ainda não publicado" in page
     assert "ainda não publicou o valor da UFIMA" in page and "Pagar com PIX" not in page
     menu = client.get(reverse("portal:home")).content.decode()

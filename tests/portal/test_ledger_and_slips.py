@@ -78,16 +78,19 @@ def test_no_month_slip_of_zero_reais(marica: Any, client: Any) -> None:
     assert "Nenhuma cobrança em aberto" in body and "R$\xa00,00" not in body
 
 
-def test_the_appeal_form_says_first_that_the_fine_must_be_paid(marica: Any, client: Any) -> None:
+def test_the_appeal_form_says_first_that_the_fine_must_be_paid_for_judgment(marica: Any, client: Any) -> None:
+    # Maricá art. 70, p.ú., read with art. 75: the appeal is filed in time and judged once the fine
+    # is paid within 30 days (deserted otherwise) — said before the holder types anything.
     client.force_login(marica.user)
     url = reverse("enforcement:filing_create", args=[marica.notice.pk])
     notice_page = client.get(reverse("enforcement:notice", args=[marica.notice.pk])).content.decode()
-    assert "Antes de recorrer" in notice_page and f'href="{url}"' not in notice_page
+    assert "Condição para o julgamento" in notice_page and f'href="{url}"' in notice_page
     page = client.get(url).content.decode()
-    assert "Antes de recorrer" in page and "só pode ser aceito depois do pagamento" in page
-    assert "<textarea" not in page and "Protocolar</button>" not in page
-    requirement = _text(page)[_text(page).find("Antes de recorrer") :]
-    requirement = requirement[: requirement.find("Paga a multa")]
-    assert requirement.count("art. 70, parágrafo único") == 1, requirement
-    response = client.post(url, {"text": "Razões do recurso"})
-    assert response.status_code == 422 and not Filing.objects.filter(notice=marica.notice).exists()
+    condition = _text(page)[_text(page).find("Condição para o julgamento") :]
+    condition = condition[: condition.find("Protocolar")]
+    assert "só será julgado se a multa for paga até" in condition and "deserção" in condition
+    assert condition.count("art. 70, parágrafo único") == 1, condition
+    assert "<textarea" in page and "Protocolar</button>" in page
+    client.post(url, {"text": "Razões do recurso"})
+    filing = Filing.objects.get(notice=marica.notice)
+    assert "deserção" in filing.due_explanation

@@ -137,6 +137,7 @@ KEYS: dict[str, Field] = {
         Field("death_per_passenger", "Morte, por passageiro (R$)", "money"),
         Field("disability_per_passenger", "Invalidez, por passageiro (R$)", "money"),
         Field("third_party", "Danos a terceiros (R$)", "money"),
+        Field("ban_years", "Anos de impedimento (vazio: sem novo CRC)", "integer", required=False),
         Field("amount", "Valor (R$)", "money", required=False),
         Field("units", "Quantidade de unidades fiscais", "decimal", required=False),
         Field("unit", "Unidade fiscal", "choice", FISCAL_UNITS, required=False),
@@ -231,6 +232,11 @@ CHOICES: dict[str, tuple[tuple[str, str], ...]] = {
     "notice.notification_deadline_event": (
         ("served", "a notificação feita"),
         ("sent", "o envio da notificação"),
+    ),
+    "process.appeal_payment": (
+        ("admit_when_paid", "protocolar no prazo e julgar só depois do pagamento; sem ele, deserção"),
+        ("refuse_until_paid", "só aceitar o protocolo depois do pagamento"),
+        ("not_required", "não exigir pagamento antes do recurso (Súmula Vinculante 21)"),
     ),
 }
 

@@ -119,7 +119,11 @@ def _notice_deadlines(code: str, notices: list[InfractionNotice], on: dt.date) -
             cite = next((c for c in paid_first.citations if c.startswith(pack_for(code).law)), "")
             found.append(
                 Deadline(
-                    what=f"Pagar a multa do auto {notice.number} antes de recorrer",
+                    what=(
+                        f"Pagar a multa do auto {notice.number} para o recurso ser julgado"
+                        if paid_first.admits_before
+                        else f"Pagar a multa do auto {notice.number} antes de recorrer"
+                    ),
                     due=paid_first.deadline,
                     citation=cite or _law_cite(code, list(paid_first.citations)),
                     url=url,

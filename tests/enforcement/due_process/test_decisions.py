@@ -146,38 +146,87 @@ def test_recife_late_defense_can_only_be_declared_late(world: Any) -> None:
     assert filing.status == Filing.Status.NOT_KNOWN
 
 
-def test_marica_appeal_against_a_fine_only_after_paying_it(world: Any) -> None:
-    j = make_jurisdiction("marica")
-    notice = _notice(
+def _marica_fine_notice(j: Any, served: dt.date) -> InfractionNotice:
+    return _notice(
         j,
-        served=dt.date(2025, 5, 5),
-        day="2025-05-02",
+        served=served,
+        day=(served - dt.timedelta(days=3)).isoformat(),
         penalty={"penalties": [{"type": "fine", "units": "1", "unit": "UFIMA"}]},
     )
-    kwargs = {
-        "actor": None,
-        "notice": notice,
-        "text": "R",
-        "channel": "counter",
-        "reason": "x",
-        "filed_at": _moment(dt.date(2025, 5, 8)),
-    }
-    with pytest.raises(ValidationError, match=r"art\. 70, parágrafo único"):
-        filings.file_defense(**kwargs)
-    Fine.objects.create(
-        jurisdiction=j,
-        notice=notice,
-        payer_name="X",
-        units=1,
-        unit="UFIMA",
-        status="paid",
-        paid_on=dt.date(2025, 5, 7),
+
+
+def _appeal(notice: InfractionNotice, on: dt.date) -> Filing:
+    return filings.file_defense(
+        actor=None, notice=notice, text="R", channel="counter", reason="x", filed_at=_moment(on)
     )
-    filing = filings.file_defense(**kwargs)
+
+
+def _paid(j: Any, notice: InfractionNotice, on: dt.date) -> Fine:
+    return Fine.objects.create(
+        jurisdiction=j, notice=notice, payer_name="X", units=1, unit="UFIMA", status="paid", paid_on=on
+    )
+
+
+def test_marica_appeal_filed_before_paying_is_judged_once_the_fine_is_paid(world: Any) -> None:
+    # Art. 70, p.ú., read with art. 75: "aceito" = admitted for judgment. The appeal filed in its 5
+    # business days before paying is recorded and waits; paid within the 30 days, it is judged.
+    j = make_jurisdiction("marica")
+    notice = _marica_fine_notice(j, dt.date(2025, 5, 5))
+    filing = _appeal(notice, dt.date(2025, 5, 8))
     assert filing.due_on == dt.date(2025, 5, 12)  # 5 business days (art. 70)
+    assert not filing.late and "deserção" in filing.due_explanation and "art. 75" in filing.due_explanation
     assert filing.body is not None and not filing.body.collegiate and filing.body.key == "transport_head"
     with pytest.raises(ValidationError, match="não há sessões"):
         judging.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 5, 20), reason="c")
+    _paid(j, notice, dt.date(2025, 5, 20))  # within 30 days of the penalty
+    decision = decisions.decide(
+        actor=None, filing=filing, outcome="upheld", reasons="Mantida.", decided_on=dt.date(2025, 5, 22)
+    )
+    assert decision.final
+
+
+def test_marica_appeal_waits_for_the_payment_then_is_deserted(world: Any) -> None:
+    from tests import clock
+
+    j = make_jurisdiction("marica")
+    today = clock.today()
+    recent = _marica_fine_notice(j, today - dt.timedelta(days=2))
+    waiting = _appeal(recent, today - dt.timedelta(days=1))
+    with pytest.raises(ValidationError, match="aguarda o pagamento da multa"):
+        decisions.decide(actor=None, filing=waiting, outcome="upheld", reasons="M.", decided_on=today)
+    old = _marica_fine_notice(j, today - dt.timedelta(days=60))
+    deserted = _appeal(old, today - dt.timedelta(days=59))
+    assert not deserted.late
+    with pytest.raises(ValidationError, match=r"deserção.*art\. 75"):
+        decisions.decide(actor=None, filing=deserted, outcome="upheld", reasons="M.", decided_on=today)
+    decision = decisions.decide(
+        actor=None, filing=deserted, outcome="not_known", reasons="Deserto: multa não paga.", decided_on=today
+    )
+    assert decision.outcome == Decision.Outcome.NOT_KNOWN
+
+
+def test_marica_the_agency_may_refuse_before_payment_or_waive_it(world: Any) -> None:
+    # Súmula Vinculante 21 weighs against a prior payment: the reading is the agency's value.
+    from lotacao.web.agency_values import set_agency_value
+
+    j = make_jurisdiction("marica")
+    notice = _marica_fine_notice(j, dt.date(2025, 5, 5))
+    for reading in ("refuse_until_paid", "not_required"):
+        set_agency_value(
+            actor=None,
+            jurisdiction=j,
+            parameter="process.appeal_payment",
+            valid_from=dt.date(2025, 1, 1) if reading == "refuse_until_paid" else dt.date(2025, 1, 2),
+            value=reading,
+            cite="Portaria de teste",
+            reason="t",
+        )
+        if reading == "refuse_until_paid":
+            with pytest.raises(ValidationError, match=r"só pode ser aceito depois do pagamento"):
+                _appeal(notice, dt.date(2025, 5, 8))
+            assert not Filing.objects.filter(notice=notice).exists()
+    filing = _appeal(notice, dt.date(2025, 5, 8))
+    assert "deserção" not in filing.due_explanation
     decision = decisions.decide(
         actor=None, filing=filing, outcome="upheld", reasons="Mantida.", decided_on=dt.date(2025, 5, 20)
     )

@@ -145,7 +145,29 @@ def _outcome(
             f"Protocolado fora do prazo (venceu em {_late_note(j.filing)}): "
             "a única decisão cabível é não conhecer o recurso por intempestividade."
         )
+    _check_paid_first(j, outcome)
     return outcome, result
+
+
+def _check_paid_first(j: Judgment, outcome: str) -> None:
+    """An appeal filed before the fine it contests was paid (Maricá art. 70, p.ú., as the pack
+    reads it) is judged only once the fine is paid in time; unpaid past the deadline, it can only
+    be not known, by deserção (art. 75)."""
+    from lotacao.enforcement.sanctions.fine_payment import paid_before_appeal_deadline
+
+    check = paid_before_appeal_deadline(j.notice, j.filing.instance)
+    if check or outcome == Outcome.NOT_KNOWN:
+        return
+    today = timezone.localdate()
+    if check.deserted(today) and check.deadline is not None:
+        raise ValidationError(
+            f"A multa não foi paga até {br(check.deadline)}: a única decisão cabível é não conhecer o "
+            f"recurso por deserção ({'; '.join(check.citations)})."
+        )
+    raise ValidationError(
+        f"O recurso aguarda o pagamento da multa até {br(check.deadline) if check.deadline else '—'}: "
+        f"só depois dele é julgado ({'; '.join(check.citations)})."
+    )
 
 
 def _check_penalty(penalty: dict[str, Any]) -> dict[str, Any]:

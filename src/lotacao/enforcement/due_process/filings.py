@@ -54,12 +54,16 @@ def _check_attachment(upload: Any) -> tuple[str, int, str]:
     return content_type, size, digest
 
 
-def _fine_paid_first(notice: InfractionNotice, instance: dict[str, Any]) -> None:
+def _fine_paid_first(notice: InfractionNotice, instance: dict[str, Any]) -> str:
     """Maricá art. 70, par. único: an appeal against a fine is accepted only after the fine is
-    paid, within the pack's deadline from the application of the penalty (read by `fines`)."""
+    paid, within the pack's deadline from the application of the penalty. By the pack's reading
+    (`process.appeal_payment`) the appeal is filed now and waits for the payment (then judged; not
+    paid in time, deserted: art. 75) — the note returned goes into the filing's explanation — or,
+    if the agency reads it so, refused until paid."""
     check = paid_before_appeal_deadline(notice, str(instance.get("id")))
-    if not check:
+    if check.blocks_filing:
         raise ValidationError(check.message)
+    return "" if check else check.message
 
 
 def _filed_on(notice: InfractionNotice, text: str, channel: str, moment: dt.datetime) -> dt.date:
@@ -88,6 +92,10 @@ def _open_stage(notice: InfractionNotice, filed_on: dt.date) -> Stage:
     return stage
 
 
+def _payment_note(notice: InfractionNotice, stage: Stage) -> str:
+    return _fine_paid_first(notice, stage.instance) if stage.instance is not None else ""
+
+
 def _new_filing(
     notice: InfractionNotice, stage: Stage, moment: dt.datetime, filed_on: dt.date, **given: Any
 ) -> Filing:
@@ -95,7 +103,7 @@ def _new_filing(
     instance = stage.instance or {}
     body_key, _gap = pick(instance, "body", route_penalty(notice))
     late = stage.due is not None and filed_on > stage.due
-    explanation = stage.explanation
+    explanation = " ".join(filter(None, [stage.explanation, _payment_note(notice, stage)]))
     if late and stage.due is not None:
         explanation = (
             f"Protocolado em {br(filed_on)}, depois do prazo, que venceu em {br(stage.due)} "

@@ -154,17 +154,21 @@ def stage_context(notice: InfractionNotice) -> dict[str, Any]:
 
     today = timezone.localdate()
     stage = current_stage(notice, today)
-    requirement, how_to_pay, fine = "", "", None
+    requirement, condition, how_to_pay, fine = "", "", "", None
     if stage.instance is not None and not stage.blocked:
         paid_first = paid_before_appeal_deadline(notice, str(stage.instance.get("id")))
         if not paid_first:
-            requirement = paid_first.message
+            if paid_first.blocks_filing:
+                requirement = paid_first.message
+            else:
+                condition = paid_first.message  # said up front; the form is offered
             fine = Fine.unscoped.filter(notice=notice).first()
             how_to_pay = slip_refusal(fine, today) if fine is not None else "A multa ainda não foi lançada."
     return {
         "stage": stage,
         "stage_late": stage.due is not None and today > stage.due,
         "filing_requirement": requirement,
+        "filing_condition": condition,
         "filing_how_to_pay": how_to_pay,
         "filing_fine": fine,
     }

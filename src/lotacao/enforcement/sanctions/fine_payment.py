@@ -306,9 +306,35 @@ class PaidFirst:
     deadline: dt.date | None = None
     citations: tuple[str, ...] = ()
     message: str = ""
+    # The reading (`process.appeal_payment`): the appeal may be filed before the payment and waits
+    # for it (admitted for judgment once paid within the deadline; deserted otherwise, art. 75).
+    admits_before: bool = False
 
     def __bool__(self) -> bool:
         return not self.required or self.paid
+
+    @property
+    def blocks_filing(self) -> bool:
+        return not self and not self.admits_before
+
+    def deserted(self, on: dt.date) -> bool:
+        """Unpaid when the payment deadline passed: the appeal is not known by deserção."""
+        return bool(self.required and not self.paid and self.deadline is not None and on > self.deadline)
+
+
+APPEAL_PAYMENT_READINGS = ("admit_when_paid", "refuse_until_paid", "not_required")
+
+
+def appeal_payment_reading(code: str, day: dt.date) -> str:
+    """How the pack reads "só poderá ser aceito após o pagamento" (Maricá art. 70, p.ú.): an
+    interpretation the agency sees and may change in Valores da lei (default admit_when_paid)."""
+    found = value(code, "process.appeal_payment", day)
+    reading = str(found) if found else "admit_when_paid"
+    if reading not in APPEAL_PAYMENT_READINGS:
+        raise ValidationError(
+            "O valor da lei sobre o pagamento antes do recurso é desconhecido; corrija-o em Valores da lei."
+        )
+    return reading
 
 
 def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None = None) -> PaidFirst:
@@ -327,6 +353,10 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
     )
     if rule is None or fine_terms(notice.penalty) is None:
         return PaidFirst(required=False, paid=False)
+    reading = appeal_payment_reading(code, day)
+    if reading == "not_required":
+        return PaidFirst(required=False, paid=False)
+    admits = reading == "admit_when_paid"
     cites = tuple(short_cites(rule))
     fine = Fine.unscoped.filter(notice=notice).first()
     if notice.served_on is None:
@@ -336,6 +366,7 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
             None,
             cites,
             "O recurso contra multa exige o pagamento prévio; o auto não foi notificado.",
+            admits,
         )
     due, more, _text = deadline(code, str(rule["fine_paid_first"]), notice.served_on)
     cites = tuple(dict.fromkeys([*cites, *more]))
@@ -345,17 +376,23 @@ def paid_before_appeal_deadline(notice: InfractionNotice, instance: str | None =
         and fine.paid_on is not None
         and (due is None or fine.paid_on <= due)
     )
+    # One citation, once: the article that asks the payment first (the deadline's own).
+    where = "; ".join(dict.fromkeys(more)) or ", ".join(cites)
     if paid:
         assert fine is not None and fine.paid_on is not None
         message = f"Multa paga em {br_date(fine.paid_on)}, dentro do prazo: o recurso pode ser aceito."
+    elif admits:
+        message = (
+            f"O recurso pode ser protocolado no prazo, mas só será julgado se a multa for paga até "
+            f"{br_date(due)}; sem o pagamento, o recurso é desconhecido por deserção ({where}; "
+            "art. 75)."
+        )
     else:
-        # One citation, once: the article that asks the payment first (the deadline's own).
-        where = "; ".join(dict.fromkeys(more)) or ", ".join(cites)
         message = (
             f"O recurso contra a multa só pode ser aceito depois do pagamento da multa, feito até "
             f"{br_date(due)} ({where})."
         )
-    return PaidFirst(True, paid, due, cites, message)
+    return PaidFirst(True, paid, due, cites, message, admits)
 
 
 def _nonpayment(code: str, on: dt.date, effect: str) -> dict[str, Any] | None:
