@@ -136,6 +136,8 @@ ACTIONS: dict[str, str] = {
     "enforcement.filing_recorded": "protocolo de defesa ou recurso",
     "enforcement.filing_late": "protocolo fora do prazo",
     "enforcement.filing_judged": "julgamento de defesa ou recurso",
+    "enforcement.judgment_delay_justified": "atraso de julgamento justificado",
+    "enforcement.mandate_lost": "perda de mandato de membro de órgão julgador",
     "enforcement.filing_diligence": "diligência determinada",
     "enforcement.body_member_added": "inclusão de membro do colegiado",
     "enforcement.session_scheduled": "sessão de julgamento marcada",

@@ -27,6 +27,8 @@ KIND_LABELS = {
     "enforcement.notification_overdue": "Auto não notificado no prazo",
     "enforcement.notification_late": "Auto notificado fora do prazo",
     "enforcement.diligence_overdue": "Diligência fora do prazo de sessões",
+    "enforcement.judgment_due": "Defesa ou recurso a julgar no prazo da lei",
+    "enforcement.mandate_review": "Julgamento fora do prazo: verificar a perda de mandato",
     "enforcement.decision_to_notify": "Decisão a comunicar",
     "enforcement.penalty_to_apply": "Auto aguardando a aplicação da penalidade",
     "enforcement.fine_offset": "Multa vencida: desconto de créditos possível",

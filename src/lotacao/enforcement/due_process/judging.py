@@ -305,3 +305,62 @@ def tally(session: Session, votes: dict[BodyMember, str]) -> Tally:
         raise ValidationError("O voto de desempate deve escolher uma das posições empatadas.")
     counts[choice] += 1
     return Tally(choice, counts, True, f"Empate desfeito pelo voto do presidente ({cite}).")
+
+
+@transaction.atomic
+def review_judgment_delay(
+    *,
+    actor: Any,
+    decision: Any,
+    justification: str = "",
+    members_lost: Sequence[BodyMember] = (),
+    reason: str,
+    on: dt.date | None = None,
+) -> Any:
+    """A filing judged after the law's judging deadline (Recife art. 42), reviewed once: either the
+    delay was justified (its grounds recorded), or the members who missed the deadline without
+    justification lose their mandate from `on` (art. 40, II), each audited."""
+    from django.utils import timezone
+
+    from lotacao.enforcement.due_process.procedure import judgment_due
+    from lotacao.enforcement.models import Decision
+
+    _require_reason(reason)
+    day = on or timezone.localdate()
+    decision = Decision.unscoped.select_for_update().select_related("filing__notice__jurisdiction").get(
+        pk=decision.pk
+    )
+    if decision.mandate_reviewed:
+        raise ValidationError("O atraso deste julgamento já foi verificado.")
+    if decision.filing is None:
+        raise ValidationError("Esta decisão não julgou um protocolo.")
+    due, cites = judgment_due(decision.filing)
+    if due is None or decision.decided_on <= due:
+        raise ValidationError("Este julgamento foi feito no prazo da lei: não há atraso a verificar.")
+    justification = (justification or "").strip()
+    if bool(justification) == bool(members_lost):
+        raise ValidationError(
+            "Informe a justificativa do atraso ou os membros que perdem o mandato (art. 40, II), não os dois."
+        )
+    for member in members_lost:
+        if member.body_id != decision.body_id:
+            raise ValidationError(f"{member.name} não é membro do órgão que julgou.")
+        if not member.serves_on(day):
+            raise ValidationError(f"O mandato de {member.name} já não está em vigor.")
+        update_audited(
+            actor=actor,
+            instance=member,
+            changes={"ends_on": day},
+            reason=(
+                f"Perda do mandato (art. 40, II): julgamento do protocolo {decision.filing.receipt} em "
+                f"{_br(decision.decided_on)}, depois do prazo de {_br(due)} ({'; '.join(cites)}). {reason}"
+            ),
+            action="enforcement.mandate_lost",
+        )
+    return update_audited(
+        actor=actor,
+        instance=decision,
+        changes={"mandate_reviewed": True, "delay_justification": justification},
+        reason=reason,
+        action="enforcement.judgment_delay_justified" if justification else "enforcement.mandate_lost",
+    )

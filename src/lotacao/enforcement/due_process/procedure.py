@@ -178,3 +178,18 @@ def effects_on_service(code: str, instance_id: str, on: dt.date) -> dict[str, An
     if following is None or following.get("suspensive") is not False:
         return None
     return following
+
+
+def judgment_due(filing: Any) -> tuple[dt.date | None, list[str]]:
+    """The day by which the body must judge a filing, where the law gives one (Recife art. 42: the
+    CDTC has up to 30 days from receiving the defense): (due, citations); (None, []) otherwise."""
+    from lotacao.enforcement.reading import local_day
+
+    code = filing.jurisdiction_id
+    received = local_day(filing.notice.jurisdiction, filing.filed_at)
+    instance = next((i for i in instances(code, received) if i.get("id") == filing.instance), None)
+    deadline = str((instance or {}).get("judgment") or "")
+    if not deadline:
+        return None, []
+    result = run_deadline(code, deadline, received)
+    return result["due"], list(result["citations"])

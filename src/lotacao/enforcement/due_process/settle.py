@@ -17,6 +17,7 @@ from django.db import transaction
 from lotacao.audit.services import create_audited
 from lotacao.enforcement.due_process.decisions import finalize
 from lotacao.enforcement.due_process.judging import diligence_limit
+from lotacao.enforcement.due_process.procedure import judgment_due
 from lotacao.enforcement.due_process.stage import (
     OPEN_FILING,
     Stage,
@@ -31,6 +32,8 @@ from lotacao.workqueue.services import WorkItemSpec
 Outcome = Decision.Outcome
 DILIGENCE_KIND = "enforcement.diligence_overdue"
 DECISION_NOTICE_KIND = "enforcement.decision_to_notify"
+JUDGMENT_KIND = "enforcement.judgment_due"
+MANDATE_KIND = "enforcement.mandate_review"
 
 
 @dataclass
@@ -122,6 +125,7 @@ def pending_items(today: dt.date) -> Iterator[WorkItemSpec]:
                 due_on=today,
                 url=filing.get_absolute_url(),
             )
+    yield from judgment_items(today)
     unserved = Decision.unscoped.filter(served_on__isnull=True, notify_due__isnull=False, final=False)
     for decision in unserved.select_related("notice"):
         yield WorkItemSpec(
@@ -130,5 +134,46 @@ def pending_items(today: dt.date) -> Iterator[WorkItemSpec]:
             key=f"decision:{decision.pk}",
             title=f"Comunicar a decisão do auto {decision.notice.number} até {decision.notify_due:%d/%m/%Y}",
             due_on=decision.notify_due,
+            url=decision.get_absolute_url(),
+        )
+
+
+def judgment_items(today: dt.date) -> Iterator[WorkItemSpec]:
+    """Where the law gives the body a judging deadline (Recife art. 42: 30 days from receiving the
+    defense): each filing waiting for judgment, due that day; and each judged after it, for the
+    president to see whether the delay was justified — unjustified, the members who missed it lose
+    their mandate (art. 40, II), which `judging.end_mandate` records."""
+    waiting = Filing.unscoped.filter(status__in=list(OPEN_FILING)).select_related("notice__jurisdiction")
+    for filing in waiting:
+        due, cites = judgment_due(filing)
+        if due is None:
+            continue
+        yield WorkItemSpec(
+            jurisdiction_id=filing.jurisdiction_id,
+            kind=JUDGMENT_KIND,
+            key=f"filing:{filing.pk}",
+            title=f"Julgar o protocolo {filing.receipt} até {br(due)} ({'; '.join(cites)})"[:300],
+            due_on=due,
+            url=filing.get_absolute_url(),
+        )
+    since = today - dt.timedelta(days=180)
+    judged = Decision.unscoped.filter(
+        filing__isnull=False, decided_on__gte=since, mandate_reviewed=False
+    ).select_related("filing__notice__jurisdiction", "body")
+    for decision in judged:
+        assert decision.filing is not None
+        due, cites = judgment_due(decision.filing)
+        if due is None or decision.decided_on <= due:
+            continue
+        yield WorkItemSpec(
+            jurisdiction_id=decision.jurisdiction_id,
+            kind=MANDATE_KIND,
+            key=f"decision:{decision.pk}",
+            title=(
+                f"Protocolo {decision.filing.receipt} julgado em {br(decision.decided_on)}, depois do prazo "
+                f"de {br(due)} ({'; '.join(cites)}): sem justificativa, os membros perdem o mandato "
+                "(art. 40, II)"
+            )[:300],
+            due_on=today,
             url=decision.get_absolute_url(),
         )

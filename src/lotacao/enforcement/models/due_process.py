@@ -262,6 +262,10 @@ class Decision(TenantModel):
     # Effects in force before finality (the appeal did not suspend them) undone or reduced by this
     # decision: its letter must reach the holder (a work item until its service is recorded).
     effects_undone = models.BooleanField("efeitos desfeitos em recurso", default=False)
+    # A judgment after the law's judging deadline (Recife art. 42) is reviewed once: the delay
+    # justified, or the members who missed it lose their mandate (art. 40, II).
+    mandate_reviewed = models.BooleanField("atraso do julgamento verificado", default=False)
+    delay_justification = models.TextField("justificativa do atraso", blank=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
