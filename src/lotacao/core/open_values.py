@@ -138,6 +138,7 @@ KEYS: dict[str, Field] = {
         Field("disability_per_passenger", "Invalidez, por passageiro (R$)", "money"),
         Field("third_party", "Danos a terceiros (R$)", "money"),
         Field("ban_years", "Anos de impedimento (vazio: sem novo CRC)", "integer", required=False),
+        Field("measure_buffer_m", "Distância da medição até o traçado do ônibus (m)", "integer"),
         Field("amount", "Valor (R$)", "money", required=False),
         Field("units", "Quantidade de unidades fiscais", "decimal", required=False),
         Field("unit", "Unidade fiscal", "choice", FISCAL_UNITS, required=False),

@@ -1,7 +1,8 @@
 """Each law's checks on a line version and a service order, as findings that cite the article.
 
-A `Finding` is an `error` (the law forbids it: the service refuses) or `missing` (a value the law
-leaves to the agency, or the bus network, is needed to judge: drafts keep it, approval refuses).
+A `Finding` is an `error` (the law forbids it: the service refuses), `missing` (a value the law
+leaves to the agency, or the bus network, is needed to judge: drafts keep it, approval refuses) or
+`info` (a measure the law leaves to the approver's judgment, shown with the version).
 Pure functions over plain data, so the editor can run them as the clerk types and the services
 run the same ones before writing.
 """
@@ -21,7 +22,7 @@ from lotacao.lines.models import DAY_TYPES, GROUND_LABELS, LineVersion, clock
 @dataclass(frozen=True)
 class Finding:
     rule: str
-    severity: str  # "error" | "missing"
+    severity: str  # "error" | "missing" | "info" (a measure for whoever approves; never refuses)
     message: str
     citation: str = ""
 
@@ -142,6 +143,48 @@ def stop_findings(
                 )
             )
     return out
+
+
+def bus_road_findings(
+    code: str, on: dt.date, *, itinerary: list[list[float]], network: Network | None
+) -> list[Finding]:
+    """Recife art. 1, § 5º and art. 3, § 3º: bus roads only in small stretches, without another
+    way and without direct competition. The law sets no limit, so the measure — how much of the
+    itinerary runs on the bus network's roads, in all and per bus line — goes to the approver."""
+    rule = lines_law.need(code, "lines.bus_roads", on)
+    if rule is None:
+        return []
+    if rule.missing:
+        return [Finding("bus_roads", "missing", rule.missing_text())]
+    if network is None:
+        return [
+            Finding(
+                "bus_roads",
+                "info",
+                "Importe a rede de ônibus (GTFS) para medir quanto do itinerário usa vias do ônibus",
+                rule.citation,
+            )
+        ]
+    buffer_m = float(rule.value["measure_buffer_m"])
+    share = geometry.road_share(
+        itinerary, ((rid, label, shapes) for rid, label, shapes, _d in network.routes), buffer_m=buffer_m
+    )
+    if share.shared_m < 1:
+        text = "O itinerário não usa vias das linhas de ônibus"
+    else:
+        per_route = ", ".join(f"{label} ({_km(metres)})" for label, metres in share.routes[:5])
+        more = f" e mais {len(share.routes) - 5}" if len(share.routes) > 5 else ""
+        text = (
+            f"O itinerário percorre {_km(share.shared_m)} de {_km(share.line_m)} "
+            f"({share.share * 100:.0f}%) em vias de linhas de ônibus — {per_route}{more}. A lei só "
+            "admite pequenos trechos, sem outra possibilidade viária e sem concorrência direta: quem "
+            "aprova avalia e justifica no ato"
+        )
+    return [Finding("bus_roads", "info", text, rule.citation)]
+
+
+def _km(metres: float) -> str:
+    return f"{metres / 1000:.1f} km".replace(".", ",") if metres >= 1000 else f"{metres:.0f} m"
 
 
 # --------------------------------------------------------------------------- service orders

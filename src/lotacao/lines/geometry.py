@@ -129,3 +129,39 @@ def nearest_m(
 
 def as_multiline(shapes: list[Coords]) -> MultiLineString:
     return MultiLineString([[(c[0], c[1]) for c in s] for s in shapes if len(s) >= 2])
+
+
+@dataclass(frozen=True)
+class RoadShare:
+    """How much of an itinerary runs on the bus network's roads: in all, and per bus route."""
+
+    line_m: float
+    shared_m: float
+    routes: list[tuple[str, float]]  # (label, metres shared with that route), longest first
+
+    @property
+    def share(self) -> float:
+        return self.shared_m / self.line_m if self.line_m else 0.0
+
+
+def road_share(
+    itinerary: Coords, routes: Iterable[tuple[str, str, list[Coords]]], *, buffer_m: float
+) -> RoadShare:
+    """The length of the itinerary within `buffer_m` of any bus route's shape (counted once where
+    several routes share a road), and per route."""
+    projection = Projection.around(itinerary)
+    line = projection.line(itinerary)
+    corridors = []
+    per_route: list[tuple[str, float]] = []
+    for _route_id, label, shapes in routes:
+        lines = [projection.line(s) for s in shapes if len(s) >= 2]
+        if not lines:
+            continue
+        corridor = unary_union([g.buffer(buffer_m) for g in lines])
+        shared = float(line.intersection(corridor).length)
+        if shared > 0:
+            per_route.append((label, shared))
+            corridors.append(corridor)
+    total = float(line.intersection(unary_union(corridors)).length) if corridors else 0.0
+    per_route.sort(key=lambda item: -item[1])
+    return RoadShare(float(line.length), total, per_route)

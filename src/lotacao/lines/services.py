@@ -96,9 +96,9 @@ def draft_version(
         raise ValidationError("Marque no mapa ao menos dois pontos (os terminais de origem e de destino).")
     code = line.jurisdiction_id
     findings = checks.version_findings(code, day, shape=shape, grounds=list(grounds), region=region)
-    findings += checks.stop_findings(
-        code, day, itinerary=coords, stops=clean, network=busnet.network_for(code)
-    )
+    network = busnet.network_for(code)
+    findings += checks.stop_findings(code, day, itinerary=coords, stops=clean, network=network)
+    findings += checks.bus_road_findings(code, day, itinerary=coords, network=network)
     refuse(findings, f"Linha {line.code} recusada:")
     Line.unscoped.select_for_update().filter(pk=line.pk).first()  # numbers versions one at a time
     number = (LineVersion.unscoped.filter(line=line).aggregate(n=Max("number"))["n"] or 0) + 1
@@ -161,9 +161,11 @@ def approve_version(
     findings = checks.version_findings(
         code, valid_from, shape=version.shape, grounds=version.grounds, region=version.region
     )
+    network = busnet.network_for(code)
     findings += checks.stop_findings(
-        code, valid_from, itinerary=version.itinerary, stops=stops, network=busnet.network_for(code)
+        code, valid_from, itinerary=version.itinerary, stops=stops, network=network
     )
+    findings += checks.bus_road_findings(code, valid_from, itinerary=version.itinerary, network=network)
     refuse(findings, f"A linha {version.line.code} não pode ser aprovada:", missing_too=True)
     before = snapshot(version)
     version.status = LineVersion.Status.APPROVED
