@@ -175,10 +175,54 @@ def test_marica_departure_10_minutes_after_a_bus_on_a_shared_stretch_is_refused(
     with pytest.raises(ValidationError) as refused:
         order(line, [fixed("weekday", "07:10", "08:00")])
     text = messages(refused)
-    assert "a partida das 07:10 fica a 10 min da partida das 07:00 da linha de ônibus M1" in text
+    assert "a partida das 07:10, a 10 min do ônibus da linha M1" in text
+    assert "que passa no início do trecho comum às 07:00" in text
     assert "art. 4º, § 2º" in text
     done = order(line, [fixed("weekday", "07:15", "08:00"), fixed("holiday", "07:00")])
     assert done.number == 1
+
+
+def _marica_bus(tmp_path: Any, shape: list[list[float]], departure: str) -> Any:
+    agency_value("marica", "lines.regions", ["Centro", "Itaipuaçu", "Ponta Negra"])
+    agency_value("marica", "lines.shared_stretch", {"buffer_m": 25, "min_length_m": 200})
+    import_bus(
+        "marica",
+        tmp_path,
+        [
+            {
+                "id": "M2",
+                "name": "Longa",
+                "shape": shape,
+                "stops": shape,
+                "departures": {"weekday": [departure]},
+            }
+        ],
+    )
+    return approved_line("marica", valid_from=D)
+
+
+def test_marica_compares_times_where_the_bus_passes_the_shared_stretch(lines_db: Any, tmp_path: Any) -> None:
+    # The bus leaves 3 km before the shared stretch at 06:45 and passes its start at 06:50 (its
+    # stop times): a van leaving there at 07:00 is 10 minutes from it, not 15 from its departure.
+    lon, lat = straight("marica")[0]
+    west = [east(lon, lat, -3000), lat]
+    line = _marica_bus(tmp_path, [west, *straight("marica")[:2]], "06:45")
+    with pytest.raises(ValidationError) as refused:
+        order(line, [fixed("weekday", "07:00")])
+    assert "que passa no início do trecho comum às 06:50" in messages(refused)
+    assert order(line, [fixed("weekday", "07:05")]).number == 1
+
+
+def test_marica_the_van_reaches_a_stretch_that_starts_midway_later(lines_db: Any, tmp_path: Any) -> None:
+    # The stretch starts halfway along a 2 km itinerary run in 20 minutes: the van leaving at 06:50
+    # is there at 07:00, 10 minutes from the bus that passes at 07:10.
+    mid_and_end = straight("marica")[1:]
+    line = _marica_bus(tmp_path, mid_and_end, "07:10")
+    with pytest.raises(ValidationError) as refused:
+        order(line, [fixed("weekday", "06:50")], trip_minutes=20)
+    text = messages(refused)
+    assert "a van das 06:50 chega ao início do trecho comum às 07:00" in text and "07:10" in text
+    assert order(line, [fixed("weekday", "06:45")], trip_minutes=20).number == 1
 
 
 def test_marica_line_not_started_in_30_days_opens_the_reaward_item_on_day_31(

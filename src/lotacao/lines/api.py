@@ -84,6 +84,7 @@ class OrderIn(Schema):
 class CheckIn(Schema):
     periods: list[PeriodIn]
     valid_from: dt.date
+    trip_minutes: int | None = None  # the van's trip time: its times at a shared stretch (Maricá)
 
 
 def _line(pk: int) -> Line:
@@ -180,7 +181,7 @@ def check_order(request: HttpRequest, line_id: int, payload: CheckIn) -> dict[st
     """The law's findings for these periods, without writing anything."""
     line = _line(line_id)
     periods = services.period_data([p.dict() for p in payload.periods])
-    findings = services.order_findings_for(line, payload.valid_from, periods)
+    findings = services.order_findings_for(line, payload.valid_from, periods, payload.trip_minutes)
     return {"findings": [f.as_dict() for f in findings]}
 
 

@@ -82,6 +82,58 @@ def _departures(feed: Any, days: dict[str, set[str]]) -> tuple[dict[str, dict[st
     return {r: {k: sorted(v) for k, v in d.items()} for r, d in out.items()}, skipped
 
 
+def _patterns(feed: Any, days: dict[str, set[str]]) -> dict[str, list[dict[str, Any]]]:
+    """Each route's stop patterns with the minutes each trip passes each stop, per day type:
+    `[{"coords": [[lon, lat], …], "days": {"weekday": [[m0, m1, …], …]}}]` — trips of
+    frequencies.txt expanded by their headways — so a check can interpolate when a bus passes any
+    point of its way (Maricá art. 4, § 2º), not only when it leaves."""
+    stops = feed.stops.set_index("stop_id")
+    trips = feed.trips.set_index("trip_id")
+    frequencies: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+    table = getattr(feed, "frequencies", None)
+    if table is not None and not table.empty:
+        for row in table.itertuples(index=False):
+            if int(row.headway_secs) > 0:
+                frequencies[str(row.trip_id)].append(
+                    (int(row.start_time), int(row.end_time), int(row.headway_secs))
+                )
+    out: dict[str, dict[tuple[str, ...], dict[str, Any]]] = defaultdict(dict)
+    ordered = feed.stop_times.sort_values(["trip_id", "stop_sequence"])
+    for trip_id, group in ordered.groupby("trip_id", sort=False):
+        if trip_id not in trips.index:
+            continue
+        trip = trips.loc[trip_id]
+        kinds = days.get(trip.service_id, set())
+        seconds = [t if t == t else d for t, d in zip(group.arrival_time, group.departure_time, strict=True)]
+        if not kinds or any(t != t for t in seconds) or len(seconds) < 2:  # NaN: times not given
+            continue
+        ids = tuple(str(x) for x in group.stop_id)
+        if any(i not in stops.index for i in ids):
+            continue
+        pattern = out[trip.route_id].setdefault(
+            ids,
+            {
+                "coords": [[float(stops.at[i, "stop_lon"]), float(stops.at[i, "stop_lat"])] for i in ids],
+                "days": defaultdict(list),
+            },
+        )
+        first = int(seconds[0])
+        starts = [first]
+        for start, end, headway in frequencies.get(str(trip_id), []):
+            starts = list(range(start, end, headway))
+        for begin in starts:
+            minutes = [int(begin + (int(t) - first)) // 60 for t in seconds]
+            for kind in kinds:
+                pattern["days"][kind].append(minutes)
+    return {
+        route: [
+            {"coords": p["coords"], "days": {k: sorted(v) for k, v in p["days"].items()}}
+            for p in found.values()
+        ]
+        for route, found in out.items()
+    }
+
+
 def _shapes(feed: Any) -> dict[str, list[list[float]]]:
     shapes = feed.shapes
     if shapes is None or shapes.empty:
@@ -125,8 +177,18 @@ def import_network(
         try:  # partridge reads each file when first asked: a malformed one fails here
             days = _day_types(feed)
             departures, skipped = _departures(feed, days)
+            patterns = _patterns(feed, days)
             geometry = _route_geometry(feed, _shapes(feed))
-            for table in ("routes", "stops", "trips", "stop_times", "shapes", "calendar", "feed_info"):
+            for table in (
+                "routes",
+                "stops",
+                "trips",
+                "stop_times",
+                "shapes",
+                "calendar",
+                "feed_info",
+                "frequencies",
+            ):
                 getattr(feed, table)  # read now, while the unpacked files exist
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as error:
             raise ValidationError(
@@ -157,6 +219,7 @@ def import_network(
             long_name=str(getattr(r, "route_long_name", "") or "")[:200],
             shapes=geometry.get(r.route_id, []),
             departures=departures.get(r.route_id, {}),
+            patterns=patterns.get(r.route_id, []),
         )
         for r in feed.routes.itertuples(index=False)
     ]
@@ -213,14 +276,14 @@ def network_for(code: str) -> Network | None:
     network = current_network(code)
     if network is None:
         return None
-    routes = [
-        (r.route_id, str(r), r.shapes, r.departures)
-        for r in BusRoute.unscoped.filter(network=network).only(
-            "route_id", "short_name", "long_name", "shapes", "departures"
-        )
-    ]
+    routes, patterns = [], {}
+    for r in BusRoute.unscoped.filter(network=network).only(
+        "route_id", "short_name", "long_name", "shapes", "departures", "patterns"
+    ):
+        routes.append((r.route_id, str(r), r.shapes, r.departures))
+        patterns[r.route_id] = r.patterns
     stops = [(s.name, s.lon, s.lat, s.route_ids) for s in BusStop.unscoped.filter(network=network)]
-    return Network(routes=routes, stops=stops)
+    return Network(routes=routes, stops=stops, patterns=patterns)
 
 
 def import_upload(*, actor: Any, jurisdiction: Jurisdiction, upload: Any, reason: str) -> BusNetwork:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from lotacao.lines import geometry
@@ -53,6 +53,7 @@ class Network:
 
     routes: list[tuple[str, str, list[Any], dict[str, list[int]]]]  # id, label, shapes, departures
     stops: list[tuple[str, float, float, list[str]]]  # name, lon, lat, route ids
+    patterns: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # route id -> stop times
 
 
 def errors(findings: list[Finding]) -> list[Finding]:
@@ -198,12 +199,13 @@ def order_findings(
     periods: list[PeriodData],
     itinerary: list[list[float]],
     network: Network | None,
+    trip_minutes: int | None = None,
 ) -> list[Finding]:
     out = _period_shape(periods)
     if out:
         return out
     out += _temporal_window(code, on, grounds, periods)
-    out += _bus_separation(code, on, itinerary, periods, network)
+    out += _bus_separation(code, on, itinerary, periods, network, trip_minutes)
     return out
 
 
@@ -254,9 +256,17 @@ def _temporal_window(code: str, on: dt.date, grounds: list[str], periods: list[P
 
 
 def _bus_separation(
-    code: str, on: dt.date, itinerary: list[list[float]], periods: list[PeriodData], network: Network | None
+    code: str,
+    on: dt.date,
+    itinerary: list[list[float]],
+    periods: list[PeriodData],
+    network: Network | None,
+    trip_minutes: int | None = None,
 ) -> list[Finding]:
-    """Maricá art. 4, § 2º: departures at least N minutes from the bus's on shared stretches."""
+    """Maricá art. 4, § 2º: on a stretch shared with a bus line the van's times stand at least N
+    minutes from the bus's — both at the start of the shared stretch: the bus's interpolated from
+    its GTFS stop times (frequencies expanded), the van's from its departure and its trip time
+    along the itinerary. A network imported before stop times were kept compares departures."""
     rule = lines_law.need(code, "lines.bus_separation", on)
     if rule is None:
         return []
@@ -268,20 +278,42 @@ def _bus_separation(
     if stretch is None or stretch.missing:
         return [Finding("bus_separation", "missing", stretch.missing_text() if stretch else "")]
     gap = int(rule.value)
+    buffer_m = float(stretch.value["buffer_m"])
     departures = {route_id: deps for route_id, _l, _s, deps in network.routes}
+    length = geometry.length_m(itinerary)
     out: list[Finding] = []
     for overlap in _overlaps(itinerary, network, stretch.value):
+        entry = geometry.stretch_entry_m(itinerary, overlap.stretch)
+        van_offset = round(trip_minutes * entry / length) if trip_minutes and length else 0
+        patterns = network.patterns.get(overlap.route_id) or []
         for p in periods:
             bus_day = "sunday" if p.day_type == "holiday" else p.day_type
-            bus = departures.get(overlap.route_id, {}).get(bus_day, [])
-            for van in p.times():
+            if patterns:
+                bus = sorted(
+                    t
+                    for pattern in patterns
+                    for t in geometry.passing_minutes(
+                        itinerary, entry, pattern["coords"], pattern["days"].get(bus_day, []), buffer_m
+                    )
+                )
+                what = "passa no início do trecho comum às"
+            else:
+                bus = departures.get(overlap.route_id, {}).get(bus_day, [])
+                what = "parte às"
+            for departure in p.times():
+                van = departure + van_offset
                 close = [b for b in bus if abs(b - van) < gap]
                 if close:
                     bus_time, apart = close[0], abs(close[0] - van)
+                    where = (
+                        f"a van das {clock(departure)} chega ao início do trecho comum às {clock(van)}"
+                        if van_offset
+                        else f"a partida das {clock(departure)}"
+                    )
                     text = (
-                        f"{DAY_TYPES[p.day_type]}: a partida das {clock(van)} fica a {apart} min da partida "
-                        f"das {clock(bus_time)} da linha de ônibus {overlap.label}, com a qual o itinerário "
-                        f"tem trecho comum; a diferença mínima é de {gap} minutos"
+                        f"{DAY_TYPES[p.day_type]}: {where}, a {apart} min do ônibus da linha "
+                        f"{overlap.label}, que {what} {clock(bus_time)}; a diferença mínima é de "
+                        f"{gap} minutos"
                     )
                     out.append(Finding("bus_separation", "error", text, rule.citation))
                     break

@@ -165,3 +165,39 @@ def road_share(
     total = float(line.intersection(unary_union(corridors)).length) if corridors else 0.0
     per_route.sort(key=lambda item: -item[1])
     return RoadShare(float(line.length), total, per_route)
+
+
+def stretch_entry_m(itinerary: Coords, stretch: object) -> float:
+    """How far along the itinerary (metres) the shared stretch begins."""
+    projection = Projection.around(itinerary)
+    line = projection.line(itinerary)
+    parts = list(getattr(stretch, "geoms", [stretch]))
+    return min(float(line.project(Point(part.coords[0]))) for part in parts if not part.is_empty)
+
+
+def passing_minutes(
+    itinerary: Coords,
+    at_m: float,
+    pattern: Sequence[Sequence[float]],
+    trips: Iterable[Sequence[int]],
+    within_m: float,
+) -> list[int]:
+    """The minutes each trip of a bus stop pattern passes the point `at_m` metres along the
+    itinerary, interpolated by distance between the two stops around it; [] when the pattern does
+    not pass within `within_m` of that point."""
+    projection = Projection.around(itinerary)
+    point = projection.line(itinerary).interpolate(at_m)
+    way = projection.line(pattern)
+    if float(way.distance(point)) > within_m:
+        return []
+    along = float(way.project(point))
+    stops = [float(way.project(projection.point(lon, lat))) for lon, lat in pattern]
+    out = []
+    for times in trips:
+        for i in range(len(stops) - 1):
+            a, b = stops[i], stops[i + 1]
+            if a <= along <= b:
+                share = (along - a) / (b - a) if b > a else 0.0
+                out.append(round(times[i] + (times[i + 1] - times[i]) * share))
+                break
+    return sorted(out)

@@ -283,6 +283,8 @@ class BusRoute(TenantModel):
     long_name = models.CharField("nome", max_length=200, blank=True)
     shapes = models.JSONField("traçados (lon, lat)", default=list)
     departures = models.JSONField("partidas por tipo de dia (minutos)", default=dict)
+    # Stop patterns with each trip's minutes at each stop, per day type (busnet._patterns).
+    patterns = models.JSONField("horários nas paradas, por padrão de viagem", default=list)
 
     holder_path: ClassVar[str | None] = None
 

@@ -200,7 +200,7 @@ def period_data(raw: list[dict[str, Any]]) -> list[checks.PeriodData]:
 
 
 def order_findings_for(
-    line: Line, valid_from: dt.date, periods: list[checks.PeriodData]
+    line: Line, valid_from: dt.date, periods: list[checks.PeriodData], trip_minutes: int | None = None
 ) -> list[checks.Finding]:
     """The law's checks of a service order on `line` taking effect on `valid_from`."""
     code = line.jurisdiction_id
@@ -220,6 +220,7 @@ def order_findings_for(
         periods=periods,
         itinerary=version.itinerary,
         network=busnet.network_for(code),
+        trip_minutes=trip_minutes,
     )
 
 
@@ -249,7 +250,7 @@ def issue_service_order(
     vehicles = list(vehicles or [])
     _check_vehicles(line, vehicles, int(fleet), valid_from)
     data = period_data(periods)
-    findings = order_findings_for(line, valid_from, data)
+    findings = order_findings_for(line, valid_from, data, int(trip_minutes))
     refuse(findings, f"{label} da linha {line.code} recusada:", missing_too=True)
     Line.unscoped.select_for_update().filter(pk=line.pk).first()
     number = (ServiceOrder.unscoped.filter(line=line).aggregate(n=Max("number"))["n"] or 0) + 1

@@ -93,5 +93,7 @@ class OrderCheck(LineView):
             return JsonResponse({"findings": [{"severity": "error", "text": str(error)}]})
         if not periods:
             return JsonResponse({"findings": []})
-        findings = services.order_findings_for(line, day, periods)
+        raw_minutes = request.GET.get("trip_minutes") or ""
+        trip_minutes = int(raw_minutes) if raw_minutes.isdigit() and 0 < int(raw_minutes) < 1440 else None
+        findings = services.order_findings_for(line, day, periods, trip_minutes)
         return JsonResponse({"findings": [{"severity": f.severity, "text": f.text()} for f in findings]})
