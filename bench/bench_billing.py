@@ -70,8 +70,8 @@ def setup(url: str, name: str = "bench_billing") -> None:
 def load(permits: int, companies: int) -> None:
     from lotacao.billing.models import Account, DemandDeclaration, FareAct
     from lotacao.chartering.models import CharteringCompany, FleetVehicle
-    from lotacao.inspections.models import Seal
     from lotacao.core.models import Jurisdiction
+    from lotacao.inspections.models import Seal
     from lotacao.registry.models import Company, Holder, Line, Person, Vehicle
     from lotacao.web.agency_values import set_agency_value
 

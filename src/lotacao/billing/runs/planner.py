@@ -253,7 +253,9 @@ def _note_missing_declarations(plan: Plan, month: dt.date, declared: set[int]) -
     missing = [pk for pk in enrolled if pk not in declared]
     names = holder_names(plan.code, set(missing)) if missing else {}
     for pk in missing:
-        plan.notes.append(f"Sem declaração de demanda de {month:%m/%Y}: {names[pk]} (item na fila de trabalho).")
+        plan.notes.append(
+            f"Sem declaração de demanda de {month:%m/%Y}: {names[pk]} (item na fila de trabalho)."
+        )
 
 
 def _plan_vehicle_fee(plan: Plan, fee: str, existing: set[str]) -> None:
