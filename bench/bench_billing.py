@@ -69,7 +69,9 @@ def setup(url: str, name: str = "bench_billing") -> None:
 
 def load(permits: int, companies: int) -> None:
     from lotacao.billing.models import Account, DemandDeclaration, FareAct
+    from lotacao.chartering.models import CharteringCompany, FleetVehicle
     from lotacao.core.models import Jurisdiction
+    from lotacao.inspections.models import Seal
     from lotacao.registry.models import Company, Holder, Line, Person, Vehicle
     from lotacao.web.agency_values import set_agency_value
 
@@ -142,19 +144,48 @@ def load(permits: int, companies: int) -> None:
             for h in holders
         ]
     )
-    Vehicle.objects.bulk_create(
+    # FUSP-F counts the fleet's vehicles with a traffic authorization (the yearly seal) on the
+    # period's first day — answered by chartering through the seam `fee_vehicles`. Vehicles that
+    # are only in the registry count for nothing, which is why an earlier version of this bench
+    # billed Pernambuco's companies 0 charges.
+    chartering = CharteringCompany.unscoped.bulk_create(
+        [CharteringCompany(jurisdiction=pe, holder=h) for h in holders], batch_size=5000
+    )
+    owners = [c for c in chartering for _ in range(random.randint(1, 6))]
+    vehicles = Vehicle.objects.bulk_create(
         [
             Vehicle(
                 jurisdiction=pe,
-                holder=h,
+                holder_id=c.holder_id,
                 plate=f"P{n:06d}",
                 manufacture_year=2020,
                 category="bus",
                 seats=46,
                 doors=2,
             )
-            for n, h in enumerate(h for h in holders for _ in range(random.randint(1, 6)))
-        ]
+            for n, c in enumerate(owners)
+        ],
+        batch_size=5000,
+    )
+    FleetVehicle.unscoped.bulk_create(
+        [
+            FleetVehicle(jurisdiction=pe, company=c, vehicle=v, added_on=dt.date(2026, 1, 1))
+            for c, v in zip(owners, vehicles, strict=True)
+        ],
+        batch_size=5000,
+    )
+    Seal.unscoped.bulk_create(
+        [
+            Seal(
+                jurisdiction=pe,
+                vehicle=v,
+                number=f"S-{v.pk}",
+                issued_on=dt.date(2026, 6, 1),
+                valid_until=dt.date(2027, 5, 31),
+            )
+            for v in vehicles
+        ],
+        batch_size=5000,
     )
 
 

@@ -247,3 +247,39 @@ def test_missing_declarations_become_work_items(world: Any) -> None:
         ("billing.declaration_missing", f"declaration:{holder.pk}:2027-01")
     ]
     assert str(holder) in items[0].title and "01/2027" in items[0].title
+
+
+def test_each_charge_of_a_run_is_audited_with_its_own_row(world: Any, agency: Any) -> None:
+    """The run writes charges and their audit records in bulk (COPY on PostgreSQL): each record
+    names its charge's id and holds the charge as it was written; the simulation's record names the
+    plan by its size and digest."""
+    _recife_january(world)
+    agency("recife", "fee.base.management", dt.date(2026, 1, 1), {"method": "passengers_x_fare"})
+    agency("recife", "fee.due_day.management", dt.date(2026, 1, 1), 15)
+    run = runs.simulate(actor=None, jurisdiction=world.a, period=FEB, reason="simulação")
+    planned = AuditEvent.objects.get(action="billing_run.planned", object_id=str(run.pk))
+    assert planned.after["plan"] == {"linhas": 1, "sha256": runs.plan_digest(run.plan)}
+    assert planned.after["status"] == BillingRun.Status.PLANNED
+    run = runs.approve(actor=None, run=run, reason="conferido")
+    made = runs.execute(actor=None, run=run, reason="execução")
+    (charge,) = made
+    stored = Charge.objects.get()
+    assert charge.pk == stored.pk and charge.key == stored.key
+    event = AuditEvent.objects.get(action="charge.issued", object_id=str(stored.pk))
+    assert event.after["amount"] == "1600.00" and event.after["id"] == stored.pk
+    assert event.after["holder_id"] == stored.holder_id and event.object_repr == str(stored)[:200]
+    assert event.at is not None and event.reason == "execução"
+
+
+def test_the_plan_names_holders_as_the_registry_does(place: Any, new_holder: Any) -> None:
+    from lotacao.billing.runs.planner import holder_names
+    from lotacao.registry.models import Company
+
+    cabo, pe = place("cabo"), place("pernambuco")  # Cabo's holders are people; Pernambuco's, companies
+    person, plain, traded = new_holder(cabo), new_holder(pe, company=True), new_holder(pe, company=True)
+    Company.unscoped.filter(pk=traded.company_id).update(trade_name="Viação Nome Fantasia")
+    traded.refresh_from_db()
+    traded.company.refresh_from_db()
+    assert holder_names(cabo.code, {person.pk}) == {person.pk: str(person)}
+    assert holder_names(pe.code) == {plain.pk: str(plain), traded.pk: str(traded)}
+    assert str(traded) == "Viação Nome Fantasia" and str(person).startswith("Permissionário")

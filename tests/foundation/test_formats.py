@@ -41,3 +41,10 @@ def test_history_reads_in_portuguese_and_years_plainly(world: object, client: ob
     body = client.get(f"/cadastro/veiculos/{vehicle.pk}/ficha/").content.decode()  # type: ignore[attr-defined]
     assert "sistema: cadastro — teste" in body and "vehicle.created" not in body
     assert "2020" in body and "2.020" not in body
+
+
+def test_money_formatting_is_cached_by_its_text_not_its_value() -> None:
+    # Decimal("-0.00") == Decimal("0.00"): a cache keyed by the value would answer one for the other
+    assert brl("-0.001") == "-R$\xa00,00"
+    assert brl(0) == "R$\xa00,00" and brl("0.00") == "R$\xa00,00"
+    assert brl("4.1") == brl("4.10") == "R$\xa04,10"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from decimal import ROUND_HALF_UP, Decimal
 
 from babel.dates import format_date
@@ -14,9 +15,15 @@ LOCALE = "pt_BR"
 def brl(value: Decimal | int | str | None) -> str:
     if value is None or value == "":
         return "—"
-    amount = Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    # babel separates the symbol with a no-break space; keep it (it does not wrap).
-    return str(format_currency(amount, "BRL", locale=LOCALE))
+    # keyed by the text: Decimal("-0.00") == Decimal("0.00"), but babel writes them differently
+    return _brl(str(Decimal(str(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _brl(amount: str) -> str:
+    # babel separates the symbol with a no-break space; keep it (it does not wrap). Cached: a
+    # billing run formats the same fare 100,000s of times (≈ 0,3 ms each through babel).
+    return str(format_currency(Decimal(amount), "BRL", locale=LOCALE))
 
 
 def br_date(value: dt.date | None) -> str:
