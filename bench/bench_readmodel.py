@@ -71,7 +71,8 @@ def add_seals_and_places() -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {Seal._meta.db_table} (jurisdiction_id, vehicle_id, number, issued_on, "
-            "valid_until, citations, created_at) SELECT v.jurisdiction_id, v.id, 'S' || v.id, CURRENT_DATE - 200, "
+            "valid_until, citations, created_at) SELECT v.jurisdiction_id, v.id, 'S' || v.id, "
+            "CURRENT_DATE - 200, "
             "CURRENT_DATE + (v.id % 400)::int - 30, '[]', NOW() "
             f"FROM {Vehicle._meta.db_table} v WHERE v.id % 10 <> 0"
         )

@@ -243,9 +243,12 @@ def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict
     }
     company_ids = sorted({e.company_id for e in entries.values()})
     crcs: dict[int, list[Crc]] = {}
-    for crc in Crc.unscoped.filter(company_id__in=company_ids).order_by("-issued_on", "-id"):
-        crcs.setdefault(crc.company_id, []).append(crc)
-    current = {company: next((c for c in rows if c.issued_on <= on), None) for company, rows in crcs.items()}
+    for row in Crc.unscoped.filter(company_id__in=company_ids).order_by("-issued_on", "-id"):
+        crcs.setdefault(row.company_id, []).append(row)
+    current = {
+        company: next((c for c in rows if c.issued_on is not None and c.issued_on <= on), None)
+        for company, rows in crcs.items()
+    }
     sanctions: dict[int, list[Sanction]] = {}
     for sanction in Sanction.unscoped.filter(
         crc_id__in=[c.pk for c in current.values() if c is not None], status=Sanction.Status.IN_FORCE
@@ -254,18 +257,18 @@ def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict
     by_company: dict[int, tuple[Any, dt.date | None]] = {}
     for company in company_ids:
         crc = current.get(company)
-        changes = [c.issued_on for c in crcs.get(company, ())]
+        changes = [c.issued_on for c in crcs.get(company, ()) if c.issued_on is not None]
         in_force = None
         if crc is not None:
             changes += [d for d in (crc.revoked_on, crc.cancelled_on) if d is not None]
             changes.append(crc.valid_until + dt.timedelta(days=1))
             for sanction in sanctions.get(crc.pk, ()):
-                changes += [sanction.starts_on]
-                changes += [d for d in (sanction.ended_on,) if d is not None]
+                changes += [d for d in (sanction.starts_on, sanction.ended_on) if d is not None]
                 if sanction.ends_on is not None:
                     changes.append(sanction.ends_on + dt.timedelta(days=1))
                 if (
                     in_force is None
+                    and sanction.starts_on is not None
                     and sanction.starts_on <= on
                     and (sanction.ended_on is None or sanction.ended_on > on)
                 ):

@@ -129,7 +129,7 @@ def _public_part(
             reasons.append(f"Selo de vistoria vencido em {rules.pt(previous_until)}.")
         else:
             reasons.append("Sem selo de vistoria válido.")
-        key = ("seal_required", code)
+        key: tuple[Any, ...] = ("seal_required", code)
         if key not in memo:
             memo[key] = rules.entry(code, "inspection.valid_seal_required", on)
         required = memo[key]

@@ -249,7 +249,8 @@ def public_lines_exist(
     for line_id, valid_from in LineVersion.unscoped.filter(
         status=LineVersion.Status.APPROVED, line_id__in=sorted(lines.values())
     ).values_list("line_id", "valid_from"):
-        starts.setdefault(line_id, []).append(valid_from)
+        if valid_from is not None:
+            starts.setdefault(line_id, []).append(valid_from)
     for pair, pk in lines.items():
         days = starts.get(pk, [])
         later = [day for day in days if day > on]

@@ -67,16 +67,19 @@ def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict
     )
     last: dict[int, Permit] = {}
     for permit in rows:
+        vehicle_id = permit.vehicle_id
+        if vehicle_id is None:
+            continue
         if _live(permit, on):
-            chosen.setdefault(permit.vehicle_id, permit)
-        last.setdefault(permit.vehicle_id, permit)
+            chosen.setdefault(vehicle_id, permit)
+        last.setdefault(vehicle_id, permit)
         if permit.status in Permit.LIVE:
             for day in (
                 permit.valid_until + dt.timedelta(days=1) if permit.valid_until else None,
                 permit.ends_on if permit.withdrawal_notice_on is not None else None,
             ):
-                if day is not None and day > on and day < changes.get(permit.vehicle_id, dt.date.max):
-                    changes[permit.vehicle_id] = day
+                if day is not None and day > on and day < changes.get(vehicle_id, dt.date.max):
+                    changes[vehicle_id] = day
     out: dict[int, dict[str, Any]] = {}
     for vehicle_id in ids:
         part = _public_part(chosen.get(vehicle_id) or last.get(vehicle_id), on)
