@@ -192,8 +192,10 @@ def test_every_table_the_answer_reads_is_watched(world: Any) -> None:
     by_table = {model._meta.db_table: model._meta.label for model in apps.get_models()}
     today = timezone.localdate()
     with CaptureQueriesContext(connection) as ctx:
-        for vehicle in Vehicle.unscoped.select_related("jurisdiction"):
+        vehicles = list(Vehicle.unscoped.select_related("jurisdiction"))
+        for vehicle in vehicles:
             readmodel.compute(vehicle, today)
+        readmodel.answers(vehicles, today)  # the set-based build reads the same tables
     read = set()
     for query in ctx.captured_queries:
         for table in re.findall(r'(?:FROM|JOIN)\s+"?(\w+)"?', query["sql"]):
