@@ -345,6 +345,9 @@ def test_the_night_recomputes_only_what_changed_and_an_insurance_running_out_ove
     total = PublicAnswer.objects.count()
     found = build.run(tomorrow, full=True)
     assert found["recalculadas"] == total and found["faixas"] >= 1
+    # The ranges of builds a month old are not kept.
+    assert build.run(tomorrow + dt.timedelta(days=31))["recalculadas"] >= 0
+    assert not AnswerChunk.objects.filter(day__lte=tomorrow).exists()
     small = build.plan(tomorrow, full=True, size=7)
     assert AnswerChunk.objects.filter(build=small).count() == -(-total // 7)
     assert build.work(small) == -(-total // 7) and build.work(small) == 0

@@ -44,6 +44,7 @@ log = logging.getLogger("lotacao.public")
 CHUNK = 2000  # vehicles per range: a few hundred kB of rows read, one UPDATE written
 HELPERS = 3
 WAIT = dt.timedelta(hours=6)
+KEEP_CHUNKS = dt.timedelta(days=30)
 POLL_SECONDS = 0.2
 STALE = "(a.dirty = %s OR a.day IS NULL OR a.day > %s OR (a.changes_on IS NOT NULL AND a.changes_on <= %s))"
 
@@ -194,6 +195,7 @@ def start_helpers(build: str, helpers: int | None = None) -> int:
 
 def run(day: dt.date, *, full: bool = False, helpers: int | None = None) -> dict[str, int]:
     """The nightly job: the answers that changed (all with `full`), shared with the other workers."""
+    AnswerChunk.objects.filter(day__lt=day - KEEP_CHUNKS).delete()  # the record of older builds
     added = add_missing_rows()
     build = plan(day, full=full)
     start_helpers(build, helpers)
