@@ -14,4 +14,5 @@ class CharteringConfig(AppConfig):
         providers.provide("fee_vehicles", "chartering", fees.authorized_vehicles)
         providers.provide("vehicle_modalities", "chartering", selectors.vehicle_modalities)
         providers.provide("public_vehicle_info", "chartering", selectors.public_vehicle_info)
+        providers.provide("public_vehicle_info_many", "chartering", selectors.public_vehicle_info_many)
         providers.provide("work_items", "chartering", queue.items)

@@ -63,18 +63,27 @@ def sanction_in_force(crc: Crc, on: dt.date) -> Sanction | None:
     return (
         Sanction.unscoped.filter(crc_id=crc.pk, status=Sanction.Status.IN_FORCE, starts_on__lte=on)
         .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=on))
-        .order_by("starts_on")
+        .order_by("starts_on", "id")
         .first()
     )
 
 
-def crc_state(company: Any, on: dt.date, crc: Crc | None = None) -> CrcState:
+_UNREAD: Any = object()
+
+
+def no_crc() -> CrcState:
+    return CrcState("none", None, reasons=["Empresa sem Certificado de Registro Cadastral (CRC)."])
+
+
+def crc_state(company: Any, on: dt.date, crc: Crc | None = None, sanction: Any = _UNREAD) -> CrcState:
+    """`sanction`: the one in force on the CRC, when the caller read it already (None: none)."""
     crc = crc or current_crc(company, on)
     if crc is None:
-        return CrcState("none", None, reasons=["Empresa sem Certificado de Registro Cadastral (CRC)."])
+        return no_crc()
     if crc.revoked_on is not None and crc.revoked_on <= on:
         return CrcState("revoked", crc, reasons=[f"CRC {crc.number} cassado em {pt(crc.revoked_on)}."])
-    sanction = sanction_in_force(crc, on)
+    if sanction is _UNREAD:
+        sanction = sanction_in_force(crc, on)
     if crc.cancelled_on is not None and crc.cancelled_on <= on:
         until = sanction.ends_on if sanction is not None else None
         text = f"CRC {crc.number} cancelado em {pt(crc.cancelled_on)}"

@@ -1,4 +1,5 @@
-"""Writing many new rows at once: `bulk_create`, or on PostgreSQL the `COPY` protocol.
+"""Many rows at once: writing new rows (`bulk_create`, or on PostgreSQL the `COPY` protocol),
+and conditions over many ids (`among`, for the set-based read-model build).
 
 Django's PostgreSQL backend binds parameters in the client (psycopg's `ClientCursor`): a
 `bulk_create` of 2,000 rows quotes every value in Python (≈ 60 % of the monthly billing run's
@@ -11,10 +12,11 @@ Signals are not sent (as in `bulk_create`). Other databases use `bulk_create`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TypeVar
 
 from django.db import connections, models, router
+from django.db.models import Q
 from django.db.models.fields import AutoFieldMixin
 
 M = TypeVar("M", bound=models.Model)
@@ -52,3 +54,15 @@ def insert_new(model: type[M], objs: Sequence[M], *, batch_size: int = 2000) -> 
         obj._state.adding = False
         obj._state.db = alias
     return objs
+
+
+def among(field: str, ids: Collection[int]) -> Q:
+    """`field IN ids`, as a range when the ids are dense (a range of vehicles): a condition of two
+    bound values instead of thousands, which Django and the driver would quote one by one. The
+    caller keeps only the rows of its own ids (a range may reach a few others)."""
+    if len(ids) < 64:
+        return Q(**{f"{field}__in": list(ids)})
+    low, high = min(ids), max(ids)
+    if high - low + 1 <= 2 * len(ids):
+        return Q(**{f"{field}__gte": low, f"{field}__lte": high})
+    return Q(**{f"{field}__in": list(ids)})

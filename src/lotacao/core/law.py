@@ -140,6 +140,13 @@ def pack_for(code: str) -> Pack:
     return _layered(code)[1]
 
 
+def next_change(code: str, day: dt.date) -> dt.date | None:
+    """The first day after `day` on which any entry of the jurisdiction's law (the agency's values
+    included) takes effect, or None: until then what the law says on `day` holds."""
+    later = [start for param in pack_for(code).parameters.values() for start in param.starts if start > day]
+    return min(later) if later else None
+
+
 def evaluate_case(case: dict[str, Any]) -> dict[str, Any]:
     """The engine's answer to a contract case, with the agency's values of that jurisdiction."""
     code = case.get("jurisdiction")

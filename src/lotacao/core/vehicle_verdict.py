@@ -23,7 +23,7 @@ from typing import Any
 from django.dispatch import Signal
 
 from lotacao.core import providers
-from lotacao.core.law import pack_for
+from lotacao.core.law import next_change, pack_for
 from lotacao.core.validators import normalize_plate
 
 PERMIT_PROVIDER = "permits"
@@ -69,6 +69,8 @@ def plate_verdict(records: list[dict[str, Any]]) -> tuple[bool, list[str]]:
         name = record.get("jurisdiction_name") or record.get("jurisdiction")
         reasons.extend(f"{name}: {text}" if several else text for text in own)
     return False, reasons
+
+
 PERMIT_REGIME = "permit.term"
 
 
@@ -102,3 +104,46 @@ def merged_verdict(vehicle: Any, day: dt.date) -> dict[str, Any]:
         info["authorized"] = False
         info["reasons"].append("Veículo baixado do serviço.")
     return info
+
+
+def merged_verdicts(vehicles: list[Any], day: dt.date) -> dict[int, dict[str, Any]]:
+    """`merged_verdict` of many vehicles, each provider asked once for all of them (the seam
+    `public_vehicle_info_many`), merged in the same order and the same way. Each answer also has
+    `changes_on`: the first day after `day` it may differ by the date alone (the earliest any part,
+    the deregistration or the jurisdiction's law gives), None when only a write changes it."""
+    answered: list[dict[int, dict[str, Any]]] = []
+    for name, provider in providers.providers("public_vehicle_info_many"):
+        asked = (
+            vehicles if name != PERMIT_PROVIDER else [v for v in vehicles if has_permits(v.jurisdiction_id)]
+        )
+        answered.append(provider(asked, day) if asked else {})
+    laws: dict[str, dt.date | None] = {}
+    out: dict[int, dict[str, Any]] = {}
+    for vehicle in vehicles:
+        info: dict[str, Any] = {}
+        verdicts: list[bool] = []
+        reasons: list[str] = []
+        code = vehicle.jurisdiction_id
+        if code not in laws:
+            laws[code] = next_change(code, day)
+        changes = [laws[code]]
+        for parts in answered:
+            if vehicle.pk not in parts:
+                continue
+            part = dict(parts[vehicle.pk])
+            changes.append(part.pop("changes_on", None))
+            if "authorized" in part:
+                verdicts.append(bool(part.pop("authorized")))
+            reasons.extend(part.pop("reasons", []))
+            info.update(part)
+        info["authorized"] = bool(verdicts) and all(verdicts)
+        info["reasons"] = reasons
+        if vehicle.deregistered_on and vehicle.deregistered_on <= day:
+            info["authorized"] = False
+            info["reasons"].append("Veículo baixado do serviço.")
+        elif vehicle.deregistered_on:
+            changes.append(vehicle.deregistered_on)
+        found = [change for change in changes if change is not None]
+        info["changes_on"] = min(found) if found else None
+        out[vehicle.pk] = info
+    return out

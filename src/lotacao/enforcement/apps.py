@@ -13,7 +13,11 @@ class EnforcementConfig(AppConfig):
         from lotacao.enforcement.sanctions import debts, effects, fine_payment, measures
 
         providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
+        providers.provide(
+            "public_vehicle_info_many", "enforcement.measures", measures.public_vehicle_info_many
+        )
         providers.provide("public_vehicle_info", "enforcement.effects", effects.public_vehicle_info)
+        providers.provide("public_vehicle_info_many", "enforcement.effects", effects.public_vehicle_info_many)
         providers.provide("work_items", "enforcement", queue.items)
         providers.provide("charge_paid", "enforcement", fine_payment.charge_paid)
         providers.provide("holder_debts", "enforcement", debts.holder_debts)

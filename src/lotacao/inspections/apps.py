@@ -12,4 +12,5 @@ class InspectionsConfig(AppConfig):
         from lotacao.inspections import queue, selectors
 
         providers.provide("public_vehicle_info", "inspections", selectors.public_vehicle_info)
+        providers.provide("public_vehicle_info_many", "inspections", selectors.public_vehicle_info_many)
         providers.provide("work_items", "inspections", queue.items)

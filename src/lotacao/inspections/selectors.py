@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from lotacao.core.bulk import among
 from lotacao.inspections import rules
 from lotacao.inspections.models import InsurancePolicy, IrregularityNotice, Seal
 
@@ -51,24 +52,96 @@ def public_vehicle_info(vehicle: Any, on: dt.date) -> dict[str, Any]:
     """
     seal = current_seal(vehicle, on)
     insurance = current_insurance(vehicle, on)
+    previous = last_seal(vehicle) if seal is None else None
+    return _public_part(
+        vehicle,
+        on,
+        seal.valid_until if seal else None,
+        insurance.valid_until if insurance else None,
+        previous.valid_until if previous else None,
+        {},
+    )
+
+
+def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict[str, Any]]:
+    """`public_vehicle_info` of many vehicles with two queries (the read model's rebuild), each
+    part with `changes_on`: the first day after `on` its answer may differ by the date alone (a seal
+    or a policy starting or running out, the age limit or its replacement term reached)."""
+    ids = [v.pk for v in vehicles]
+    seals: dict[int, list[tuple[dt.date, dt.date, int]]] = {}
+    for vehicle_id, issued, until, pk in Seal.unscoped.filter(among("vehicle_id", ids)).values_list(
+        "vehicle_id", "issued_on", "valid_until", "id"
+    ):
+        seals.setdefault(vehicle_id, []).append((issued, until, pk))
+    policies: dict[int, list[tuple[dt.date, dt.date, int]]] = {}
+    for vehicle_id, start, until, pk in InsurancePolicy.unscoped.filter(among("vehicle_id", ids)).values_list(
+        "vehicle_id", "valid_from", "valid_until", "id"
+    ):
+        policies.setdefault(vehicle_id, []).append((start, until, pk))
+    memo: dict[Any, Any] = {}
+    out: dict[int, dict[str, Any]] = {}
+    for vehicle in vehicles:
+        changes: list[dt.date] = []
+        own = sorted(seals.get(vehicle.pk, ()), key=lambda row: (row[1], row[2]), reverse=True)
+        current = next((row for row in own if row[0] <= on <= row[1]), None)
+        previous = own[0] if own and current is None else None
+        cover = sorted(policies.get(vehicle.pk, ()), key=lambda row: (row[1], row[2]), reverse=True)
+        insurance = next((row for row in cover if row[0] <= on <= row[1]), None)
+        for first, last, _pk in (*own, *cover):
+            changes.extend((first, last + dt.timedelta(days=1)))
+        part = _public_part(
+            vehicle,
+            on,
+            current[1] if current else None,
+            insurance[1] if insurance else None,
+            previous[1] if previous else None,
+            memo,
+        )
+        age = memo[("age", vehicle.jurisdiction_id, vehicle.category, vehicle.manufacture_year)]
+        if age.reached_on is not None:
+            changes.append(age.reached_on)
+        if age.replacement_due is not None:
+            changes.append(age.replacement_due + dt.timedelta(days=1))
+        later = [day for day in changes if day > on]
+        if later:
+            part["changes_on"] = min(later)
+        out[vehicle.pk] = part
+    return out
+
+
+def _public_part(
+    vehicle: Any,
+    on: dt.date,
+    seal_until: dt.date | None,
+    insurance_until: dt.date | None,
+    previous_until: dt.date | None,
+    memo: dict[Any, Any],
+) -> dict[str, Any]:
+    """The part from the dates found; `memo` keeps the law's answers for many vehicles of one day."""
     reasons: list[str] = []
     info: dict[str, Any] = {
-        "seal_valid_until": seal.valid_until.isoformat() if seal else None,
-        "insurance_valid_until": insurance.valid_until.isoformat() if insurance else None,
+        "seal_valid_until": seal_until.isoformat() if seal_until else None,
+        "insurance_valid_until": insurance_until.isoformat() if insurance_until else None,
     }
-    if seal is None:
-        previous = last_seal(vehicle)
-        if previous is not None and previous.valid_until < on:
-            reasons.append(f"Selo de vistoria vencido em {rules.pt(previous.valid_until)}.")
+    code = vehicle.jurisdiction_id
+    if seal_until is None:
+        if previous_until is not None and previous_until < on:
+            reasons.append(f"Selo de vistoria vencido em {rules.pt(previous_until)}.")
         else:
             reasons.append("Sem selo de vistoria válido.")
-        required = rules.entry(vehicle.jurisdiction_id, "inspection.valid_seal_required", on)
+        key: tuple[Any, ...] = ("seal_required", code)
+        if key not in memo:
+            memo[key] = rules.entry(code, "inspection.valid_seal_required", on)
+        required = memo[key]
         if required is not None and required.status == "value" and required.value:
             info["authorized"] = False
             reasons[-1] = reasons[-1][:-1] + f" — exigido para operar ({required.citation})."
-    if insurance is None:
+    if insurance_until is None:
         reasons.append("Sem seguro em vigor registrado.")
-    age = rules.age_limit(vehicle, on)
+    key = ("age", code, vehicle.category, vehicle.manufacture_year)
+    if key not in memo:
+        memo[key] = rules.age_limit(vehicle, on)
+    age = memo[key]
     if age.reached_on is not None and age.reached_on <= on:
         text = f"Veículo acima da idade limite de {age.limit_years} anos ({age.citation})"
         if age.replacement_due is not None and on <= age.replacement_due:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from lotacao.core.bulk import among
 from lotacao.lines import law as lines_law
 from lotacao.lines.models import DAY_TYPES, LineVersion, Place, ServiceOrder, ServicePeriod, Stop, clock
 from lotacao.registry.models import Line
@@ -204,3 +205,54 @@ def public_line_exists(code: str, line_code: str | None, on: dt.date) -> bool:
         return False
     line = Line.unscoped.filter(jurisdiction_id=code, code=line_code, active=True).first()
     return line is not None and version_in_force(line, on) is not None
+
+
+def vehicle_places(vehicle_ids: list[int], on: dt.date) -> tuple[dict[int, Place], dict[int, dt.date]]:
+    """`vehicle_place` of many vehicles with one query (the public read model's rebuild), and for
+    each vehicle whose place may change by the date alone the first day after `on` it may."""
+    chosen: dict[int, Place] = {}
+    changes: dict[int, dt.date] = {}
+    rows = (
+        Place.unscoped.filter(among("vehicle_id", vehicle_ids))
+        .select_related("line")
+        .order_by("vehicle_id", "-starts_on", "-id")
+    )
+    for place in rows:
+        assert place.vehicle_id is not None
+        if place.starts_on <= on and (place.ends_on is None or place.ends_on >= on):
+            chosen.setdefault(place.vehicle_id, place)
+        for day in (place.starts_on, place.ends_on + dt.timedelta(days=1) if place.ends_on else None):
+            if day is not None and on < day < changes.get(place.vehicle_id, dt.date.max):
+                changes[place.vehicle_id] = day
+    return chosen, changes
+
+
+def public_lines_exist(
+    pairs: set[tuple[str, str]], on: dt.date
+) -> dict[tuple[str, str], tuple[bool, dt.date | None]]:
+    """`public_line_exists` of many (jurisdiction, line code) pairs with two queries, each with the
+    first day after `on` an approved version takes effect (None: only a write changes it)."""
+    out: dict[tuple[str, str], tuple[bool, dt.date | None]] = dict.fromkeys(pairs, (False, None))
+    wanted = {pair for pair in pairs if pair[1]}
+    if not wanted:
+        return out
+    lines = {
+        (code, line_code): pk
+        for pk, code, line_code in Line.unscoped.filter(
+            jurisdiction_id__in=sorted({p[0] for p in wanted}),
+            code__in=sorted({p[1] for p in wanted}),
+            active=True,
+        ).values_list("id", "jurisdiction_id", "code")
+        if (code, line_code) in wanted
+    }
+    starts: dict[int, list[dt.date]] = {}
+    for line_id, valid_from in LineVersion.unscoped.filter(
+        status=LineVersion.Status.APPROVED, line_id__in=sorted(lines.values())
+    ).values_list("line_id", "valid_from"):
+        if valid_from is not None:
+            starts.setdefault(line_id, []).append(valid_from)
+    for pair, pk in lines.items():
+        days = starts.get(pk, [])
+        later = [day for day in days if day > on]
+        out[pair] = (any(day <= on for day in days), min(later) if later else None)
+    return out

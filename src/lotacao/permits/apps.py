@@ -12,5 +12,6 @@ class PermitsConfig(AppConfig):
         from lotacao.permits import queue, selectors
 
         providers.provide("public_vehicle_info", "permits", selectors.public_vehicle_info)
+        providers.provide("public_vehicle_info_many", "permits", selectors.public_vehicle_info_many)
         providers.provide("work_items", "permits", queue.items)
         providers.provide("vehicle_permit", "permits", selectors.vehicle_permit)

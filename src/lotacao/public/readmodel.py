@@ -37,7 +37,7 @@ from django.db import InterfaceError, OperationalError, connections, router
 from django.db.models import Model
 from django.db.models.signals import post_delete, post_save, pre_save
 
-from lotacao.core.vehicle_verdict import merged_verdict, verdict_changed
+from lotacao.core.vehicle_verdict import merged_verdict, merged_verdicts, verdict_changed
 
 log = logging.getLogger("lotacao.public")
 
@@ -92,6 +92,45 @@ def compute(vehicle: Any, day: dt.date, lines: dict[tuple[str, str], bool] | Non
     return dict(orjson.loads(orjson.dumps(record, default=str)))
 
 
+def answers(vehicles: list[Any], day: dt.date) -> dict[int, tuple[str, dt.date | None]]:
+    """The public records of many vehicles on `day`, set-based: each domain asked once for all of
+    them (`merged_verdicts`), the lines in two queries — the same records `compute` gives one by one
+    (tests/public/test_readmodel_build.py holds them equal), as the JSON text stored, each with the
+    first day after `day` it may differ by the date alone (None: only a write changes it)."""
+    from lotacao.lines import selectors as lines_selectors
+
+    if not vehicles:
+        return {}
+    verdicts = merged_verdicts(vehicles, day)
+    places, moves = lines_selectors.vehicle_places([v.pk for v in vehicles], day)
+    records: dict[int, dict[str, Any]] = {}
+    for vehicle in vehicles:
+        info = verdicts[vehicle.pk]
+        place = places.get(vehicle.pk)
+        if place is not None:
+            info.update(line_code=place.line.code, line_name=place.line.name)
+        records[vehicle.pk] = {k: info[k] for k in PUBLIC_KEYS if k in info}
+    public = lines_selectors.public_lines_exist(
+        {(v.jurisdiction_id, records[v.pk].get("line_code") or "") for v in vehicles}, day
+    )
+    out: dict[int, tuple[str, dt.date | None]] = {}
+    for vehicle in vehicles:
+        record = records[vehicle.pk]
+        line_public, line_from = public[(vehicle.jurisdiction_id, record.get("line_code") or "")]
+        record["line_public"] = line_public
+        jurisdiction = vehicle.jurisdiction
+        record.update(
+            jurisdiction=vehicle.jurisdiction_id,
+            jurisdiction_name=jurisdiction.name,
+            agency=jurisdiction.official_name,
+            category=vehicle.get_category_display(),
+            manufacture_year=vehicle.manufacture_year,
+        )
+        found = [d for d in (verdicts[vehicle.pk]["changes_on"], moves.get(vehicle.pk), line_from) if d]
+        out[vehicle.pk] = (orjson.dumps(record, default=str).decode(), min(found) if found else None)
+    return out
+
+
 def _vehicles(ids: Iterable[int]) -> list[Any]:
     from lotacao.registry.models import Vehicle
 
@@ -126,7 +165,7 @@ def records(plate: str, day: dt.date) -> list[dict[str, Any]]:
     from lotacao.registry.models import Vehicle
 
     sql = (
-        f"SELECT v.id, a.day, a.dirty, a.version, a.body FROM {Vehicle._meta.db_table} v "  # noqa: S608
+        f"SELECT v.id, a.day, a.dirty, a.version, a.body, a.changes_on FROM {Vehicle._meta.db_table} v "  # noqa: S608
         f"LEFT JOIN {_table()} a ON a.vehicle_id = v.id WHERE v.plate = %s ORDER BY v.id"
     )
     conn = connections[_read_alias()]
@@ -144,24 +183,33 @@ def records(plate: str, day: dt.date) -> list[dict[str, Any]]:
         rows = _fetch(conn, sql, [plate])
     out: dict[int, dict[str, Any]] = {}
     stale: dict[int, int | None] = {}
-    for vehicle_id, row_day, dirty, version, body in rows:
+    for vehicle_id, row_day, dirty, version, body, changes_on in rows:
         if isinstance(row_day, str):  # SQLite through a raw cursor
             row_day = dt.date.fromisoformat(row_day)
+        if isinstance(changes_on, str):
+            changes_on = dt.date.fromisoformat(changes_on)
         if version is None:  # a vehicle without a row yet (loaded in bulk)
             stale[vehicle_id] = None
-        elif dirty or row_day != day or not body:
+        elif dirty or not body or row_day is None or not current(row_day, changes_on, day):
             stale[vehicle_id] = version
         else:
             out[vehicle_id] = orjson.loads(body)
-    for vehicle in _vehicles(stale) if stale else []:
-        record = compute(vehicle, day)
+    vehicles = _vehicles(stale) if stale else []
+    computed = answers(vehicles, day)
+    for vehicle in vehicles:
+        text, changes_on = computed[vehicle.pk]
         version = stale[vehicle.pk]
         if version is None:
-            _insert(vehicle, day, record)
+            _insert(vehicle, day, text, changes_on)
         else:
-            _store(vehicle.pk, version, day, record)
-        out[vehicle.pk] = record
+            _store(vehicle.pk, version, day, text, changes_on)
+        out[vehicle.pk] = orjson.loads(text)
     return [out[k] for k in sorted(out)]
+
+
+def current(row_day: dt.date, changes_on: dt.date | None, day: dt.date) -> bool:
+    """Whether an answer computed for `row_day` still holds on `day` (nothing was written since)."""
+    return row_day <= day and (changes_on is None or day < changes_on)
 
 
 def _fetch(conn: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
@@ -189,29 +237,94 @@ def _fetch(conn: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     return rows
 
 
-def _json(record: dict[str, Any]) -> str:
-    return orjson.dumps(record).decode()
+def _json(record: dict[str, Any] | str) -> str:
+    return record if isinstance(record, str) else orjson.dumps(record, default=str).decode()
 
 
-def _store(vehicle_id: int, version: int, day: dt.date, record: dict[str, Any]) -> bool:
+def _until(day: dt.date, changes_on: Any) -> dt.date | None:
+    """A caller that does not say when the answer changes: it holds for `day` only."""
+    return day + dt.timedelta(days=1) if changes_on is _ONE_DAY else changes_on
+
+
+_ONE_DAY: Any = object()
+
+
+def _store(
+    vehicle_id: int, version: int, day: dt.date, record: dict[str, Any] | str, changes_on: Any = _ONE_DAY
+) -> bool:
     """Write a computed answer unless the row changed since it was read (its version moved)."""
     with connections[_write_alias()].cursor() as cursor:
         cursor.execute(
-            f"UPDATE {_table()} SET body = %s, day = %s, dirty = %s "  # noqa: S608 (table name from the model)
+            f"UPDATE {_table()} SET body = %s, day = %s, dirty = %s, changes_on = %s "  # noqa: S608
             "WHERE vehicle_id = %s AND version = %s",
-            [_json(record), day, False, vehicle_id, version],
+            [_json(record), day, False, _until(day, changes_on), vehicle_id, version],
         )
         return bool(cursor.rowcount)
 
 
-def _insert(vehicle: Any, day: dt.date, record: dict[str, Any]) -> None:
+def _insert(vehicle: Any, day: dt.date, record: dict[str, Any] | str, changes_on: Any = _ONE_DAY) -> None:
     """A first row for a vehicle; a row a writer inserted meanwhile (dirty) is left as it is."""
     with connections[_write_alias()].cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {_table()} (vehicle_id, plate, jurisdiction, day, body, version, dirty) "  # noqa: S608
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (vehicle_id) DO NOTHING",
-            [vehicle.pk, vehicle.plate, vehicle.jurisdiction_id, day, _json(record), 0, False],
+            f"INSERT INTO {_table()} (vehicle_id, plate, jurisdiction, day, body, version, dirty, changes_on) "  # noqa: S608, E501
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (vehicle_id) DO NOTHING",
+            [
+                vehicle.pk,
+                vehicle.plate,
+                vehicle.jurisdiction_id,
+                day,
+                _json(record),
+                0,
+                False,
+                _until(day, changes_on),
+            ],
         )
+
+
+def _store_many_postgresql(
+    conn: Any, table: str, rows: list[tuple[int, int, str, dt.date | None]], day: dt.date
+) -> int:
+    """One UPDATE joined to the rows as four arrays, bound on the server in binary: Django's cursors
+    quote every value into the text of the query, which costs more than the update itself here."""
+    import psycopg
+
+    sql = (
+        f"UPDATE {table} AS a SET body = v.body, day = %s, dirty = FALSE, changes_on = v.changes_on "  # noqa: S608
+        "FROM unnest(%b::bigint[], %b::bigint[], %b::text[], %b::date[]) "
+        "AS v(id, version, body, changes_on) WHERE a.vehicle_id = v.id AND a.version = v.version"
+    )
+    params = [day, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows], [r[3] for r in rows]]
+    conn.ensure_connection()
+    with conn.wrap_database_errors, psycopg.Cursor(conn.connection) as cursor:
+        cursor.execute(sql, params)
+        written = int(cursor.rowcount)
+    if conn.queries_logged:
+        conn.queries_log.append({"sql": sql, "time": "0"})
+    return written
+
+
+def store_many(
+    rows: list[tuple[int, int, str, dt.date | None]], day: dt.date, using: str | None = None
+) -> int:
+    """Write many computed answers (vehicle, version read, JSON, changes_on) in one statement on
+    PostgreSQL; a row whose version moved since it was read is left for the next reader. Returns
+    how many were written."""
+    if not rows:
+        return 0
+    conn = connections[using or _write_alias()]
+    table = _table()
+    with conn.cursor() as cursor:
+        if conn.vendor == "postgresql":
+            return _store_many_postgresql(conn, table, rows, day)
+        written = 0
+        for vehicle_id, version, body, changes_on in rows:
+            cursor.execute(
+                f"UPDATE {table} SET body = %s, day = %s, dirty = %s, changes_on = %s "  # noqa: S608
+                "WHERE vehicle_id = %s AND version = %s",
+                [body, day, False, changes_on, vehicle_id, version],
+            )
+            written += cursor.rowcount
+        return written
 
 
 # --------------------------------------------------------------------------- marking rows dirty
@@ -381,53 +494,26 @@ def connect() -> None:
 
 
 def refresh(day: dt.date, batch: int = 500, vehicle_ids: list[int] | None = None) -> dict[str, int]:
-    """Recompute every answer not computed for `day` (or marked dirty), adding the vehicles that
-    have no row yet (loaded in bulk). The nightly job; also `manage.py build_public_answers`.
-    `vehicle_ids` limits it to those vehicles (the bench's sample)."""
-    from lotacao.registry.models import Vehicle
+    """The nightly job (also `manage.py build_public_answers`): recompute the answers that changed
+    — marked dirty by a write, never computed, or reaching their `changes_on` — in ranges several
+    workers share (lotacao.public.build). `vehicle_ids` limits it to those vehicles, in this
+    process (the bench's sample)."""
+    from lotacao.public import build
 
-    table = _table()
-    alias = _write_alias()
-    with connections[alias].cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} (vehicle_id, plate, jurisdiction, day, body, version, dirty) "  # noqa: S608
-            f"SELECT v.id, v.plate, v.jurisdiction_id, NULL, '', 0, %s FROM {Vehicle._meta.db_table} v "
-            f"WHERE NOT EXISTS (SELECT 1 FROM {table} a WHERE a.vehicle_id = v.id) "
-            "ON CONFLICT (vehicle_id) DO NOTHING",
-            [True],
-        )
-        added = cursor.rowcount
-    wanted = sorted(set(vehicle_ids)) if vehicle_ids is not None else None
-    lines: dict[tuple[str, str], bool] = {}
+    if vehicle_ids is None:
+        return build.run(day)
+    build.add_missing_rows()
     done = kept = 0
-    last = 0
-    while True:
-        sql = (
-            f"SELECT vehicle_id, version FROM {table} WHERE vehicle_id > %s "  # noqa: S608
-            "AND (dirty = %s OR day IS NULL OR day <> %s)"
+    wanted = sorted(set(vehicle_ids))
+    for start in range(0, len(wanted), batch):
+        written, left = build.compute_range(
+            wanted[start],
+            wanted[min(start + batch, len(wanted)) - 1],
+            day,
+            full=False,
+            only=wanted[start : start + batch],
         )
-        params: list[Any] = [last, True, day]
-        if wanted is not None:
-            chunk = [v for v in wanted if v > last][:batch]
-            if not chunk:
-                break
-            sql += f" AND vehicle_id IN ({', '.join(['%s'] * len(chunk))})"
-            params.extend(chunk)
-        with connections[alias].cursor() as cursor:
-            cursor.execute(sql + " ORDER BY vehicle_id LIMIT %s", [*params, batch])
-            rows = cursor.fetchall()
-        if wanted is not None:
-            last = chunk[-1]
-        elif not rows:
-            break
-        else:
-            last = rows[-1][0]
-        versions = dict(rows)
-        lines.clear()  # what it remembers is never older than the versions just read
-        for vehicle in _vehicles(versions):
-            if _store(vehicle.pk, versions[vehicle.pk], day, compute(vehicle, day, lines)):
-                done += 1
-            else:
-                kept += 1  # changed meanwhile: the next reader computes it
+        done += written
+        kept += left
     log.info("public answers refreshed for %s: %s", day.isoformat(), done)
-    return {"novas": max(added, 0), "recalculadas": done, "alteradas_durante": kept}
+    return {"novas": 0, "recalculadas": done, "alteradas_durante": kept}

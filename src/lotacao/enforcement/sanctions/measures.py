@@ -25,11 +25,13 @@ from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.billing.selectors import clearance
+from lotacao.core.bulk import among
 from lotacao.core.law import entry, pack_for
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br as _pt
 from lotacao.enforcement.reading import local_day as _local_day
+from lotacao.registry.models import Vehicle
 
 PARAMETER = "measure.release"
 # A measure outside the engine's list needs a reason that is a sentence, not a default word.
@@ -83,7 +85,7 @@ def release_conditions(jurisdiction_code: str, kind: str, on: dt.date) -> dict[s
 
 
 def _short(code: str, citation: str) -> str:
-    """"Lei X, art. 54" → "art. 54" (the engine cites in full; a measure keeps the pack's form)."""
+    """ "Lei X, art. 54" → "art. 54" (the engine cites in full; a measure keeps the pack's form)."""
     prefix = f"{pack_for(code).law}, "
     return citation[len(prefix) :] if citation.startswith(prefix) else citation
 
@@ -394,10 +396,48 @@ def measures_in_force(target: Any, *, manager: Any = None) -> QuerySet[Measure]:
 def public_vehicle_info(vehicle: Any, on: dt.date) -> dict[str, Any]:
     """For the public plate check: the measures in force on the vehicle (kind and date only, no
     personal data); a retained, removed or seized vehicle (or suspended permit) may not operate."""
+    return _public_part(
+        vehicle, measures_in_force(vehicle, manager=Measure.unscoped).order_by("applied_at", "id"), on
+    )
+
+
+def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict[str, Any]]:
+    """`public_vehicle_info` of many vehicles with one query (the read model's rebuild); a part
+    has `changes_on` when a measure recorded for a later day takes effect by the date alone."""
+    by_id = {v.pk: v for v in vehicles}
+    by_plate: dict[tuple[str, str], list[Any]] = {}
+    for vehicle in vehicles:
+        by_plate.setdefault((vehicle.jurisdiction_id, vehicle.plate), []).append(vehicle)
+    found: dict[int, list[Measure]] = {}
+    rows = (
+        Measure.unscoped.filter(status=Measure.Status.IN_FORCE)
+        .filter(
+            among("notice__vehicle_id", by_id)
+            | Q(notice__plate__in=Vehicle.unscoped.filter(among("id", by_id)).values("plate"))
+        )
+        .select_related("notice")
+        .order_by("applied_at", "id")
+    )
+    for measure in rows:
+        reached = {v.pk for v in by_plate.get((measure.jurisdiction_id, measure.notice.plate), ())}
+        vehicle = by_id.get(measure.notice.vehicle_id) if measure.notice.vehicle_id else None
+        if vehicle is not None and vehicle.jurisdiction_id == measure.jurisdiction_id:
+            reached.add(vehicle.pk)
+        for pk in reached:
+            found.setdefault(pk, []).append(measure)
+    out: dict[int, dict[str, Any]] = {}
+    for vehicle in vehicles:
+        out[vehicle.pk] = _public_part(vehicle, found.get(vehicle.pk, ()), on)
+    return out
+
+
+def _public_part(vehicle: Any, measures: Any, on: dt.date) -> dict[str, Any]:
     info: dict[str, Any] = {"reasons": []}
-    for measure in measures_in_force(vehicle, manager=Measure.unscoped).order_by("applied_at"):
+    for measure in measures:
         since = _local_day(vehicle.jurisdiction, measure.applied_at)
         if since > on:
+            if since < info.get("changes_on", dt.date.max):
+                info["changes_on"] = since
             continue
         text = f"{measure.get_kind_display()} em vigor desde {_pt(since)}"
         if measure.kind in BARS_OPERATION:
