@@ -14,14 +14,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
 
 from lotacao.billing import lawdata
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.ledger.services import late_amount
 from lotacao.billing.payments import pix
 from lotacao.core.law import pack_for
-from lotacao.core.pdf import qr_data_uri
+from lotacao.core.pdf import qr_data_uri, render
 
 MONTH_CODE = re.compile(r"^([A-Z]{3})M(\d{8})(\d{4})(\d{2})$")
 CHARGE_CODE = re.compile(r"^([A-Z]{3})(\d{12})$")
@@ -97,4 +96,4 @@ def pdf(slip: Slip) -> bytes:
             "qr": qr_data_uri(slip.pix_code) if slip.pix_code else "",
         },
     )
-    return bytes(HTML(string=html).write_pdf())
+    return render(html, archival=True)

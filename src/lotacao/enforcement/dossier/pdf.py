@@ -15,8 +15,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
 
+from lotacao.core import pdf as pdf_pages
 from lotacao.core.law import citation, pack_for, value
 from lotacao.enforcement.dossier.dossier import Dossier, first_step, step_after
 from lotacao.enforcement.due_process.procedure import penalty_in_force
@@ -42,7 +42,7 @@ def agency(jurisdiction: Any) -> str:
 
 
 def _render(html: str) -> bytes:
-    return bytes(HTML(string=html).write_pdf())
+    return pdf_pages.render(html)
 
 
 def _local(notice: Any) -> dt.datetime:

@@ -205,9 +205,9 @@ def pdf_html(session: Session) -> str:
 
 
 def minutes_pdf(session: Session) -> bytes:
-    from weasyprint import HTML
+    from lotacao.core.pdf import render
 
-    return bytes(HTML(string=pdf_html(session)).write_pdf())
+    return render(pdf_html(session))
 
 
 def _require_open(session: Session) -> None:

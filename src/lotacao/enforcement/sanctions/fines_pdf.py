@@ -11,11 +11,10 @@ from __future__ import annotations
 import datetime as dt
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
 
 from lotacao.billing.payments import slips
 from lotacao.core.law import pack_for
-from lotacao.core.pdf import qr_data_uri
+from lotacao.core.pdf import qr_data_uri, render
 from lotacao.enforcement.models import Fine
 from lotacao.enforcement.sanctions.fine_payment import payable_charge
 
@@ -41,4 +40,4 @@ def slip_html(fine: Fine, *, on: dt.date) -> str:
 
 
 def slip_pdf(fine: Fine, *, on: dt.date) -> bytes:
-    return bytes(HTML(string=slip_html(fine, on=on)).write_pdf())
+    return render(slip_html(fine, on=on), archival=True)
