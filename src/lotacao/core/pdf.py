@@ -35,6 +35,23 @@ def qr_data_uri(url: str) -> str:
     return str(segno.make(url, error="m").svg_data_uri(scale=4, border=2))
 
 
+# DejaVu Sans Mono's advance width, in em (the monospace font of the PDF pages).
+MONO_ADVANCE = 0.602
+POINTS_PER_MM = 72 / 25.4
+
+
+def one_line_pt(text: str, width_mm: float, *, largest: float = 9.0, smallest: float = 3.5) -> float:
+    """The monospace font size (pt) that fits `text` on one line `width_mm` wide.
+
+    A Pix "copia e cola" code must come out of the PDF as one unbroken run: any wrap becomes a line
+    break in the copied text (and WeasyPrint wraps after its hyphens and spaces, even with
+    `word-break: break-all`), so the code is printed with `white-space: nowrap` at this size."""
+    if not text:
+        return largest
+    fit = width_mm * POINTS_PER_MM / (len(text) * MONO_ADVANCE)
+    return max(smallest, min(largest, int(fit * 10) / 10))
+
+
 def options(*, archival: bool) -> dict[str, Any]:
     """WeasyPrint's `write_pdf` options of one kind of document."""
     if archival:

@@ -14,9 +14,13 @@ from django.template.loader import render_to_string
 
 from lotacao.billing.payments import slips
 from lotacao.core.law import pack_for
-from lotacao.core.pdf import qr_data_uri, render
+from lotacao.core.pdf import one_line_pt, qr_data_uri, render
 from lotacao.enforcement.models import Fine
 from lotacao.enforcement.sanctions.fine_payment import payable_charge
+
+
+# The Pix code's line on the slip's page: A4 less the 2 cm margins and the box's padding.
+PIX_WIDTH_MM = 210 - 2 * 20 - 4
 
 
 def slip_html(fine: Fine, *, on: dt.date) -> str:
@@ -34,6 +38,7 @@ def slip_html(fine: Fine, *, on: dt.date) -> str:
             "law_title": pack_for(fine.jurisdiction_id).law_title,
             "citations": [c for c in dict.fromkeys([*fine.due_citations, *notice.citations]) if c],
             "qr": qr_data_uri(slip.pix_code) if slip is not None and slip.pix_code else "",
+            "pix_pt": one_line_pt(slip.pix_code if slip is not None else "", PIX_WIDTH_MM),
             "today": on,
         },
     )
