@@ -39,7 +39,14 @@ pytestmark = [
 ]
 
 # Kinds kept as archives (payment slips with Pix, certificates): PDF/A-3b as well as PDF/UA-1.
-ARCHIVAL = {"guia de cobrança", "guia do mês", "guia de multa", "certificado CRC", "termo de permissão", "selo"}
+ARCHIVAL = {
+    "guia de cobrança",
+    "guia do mês",
+    "guia de multa",
+    "certificado CRC",
+    "termo de permissão",
+    "selo",
+}
 ROLES = ("gestor", "atendente", "fiscal", "comissao")
 
 
@@ -80,8 +87,17 @@ def _urls() -> dict[str, tuple[str, str]]:
     missing = [
         name
         for name, obj in {
-            "notice": notice, "service": service, "decision": decision, "filing": filing, "session": session,
-            "charge": charge, "holder": holder, "crc": crc, "trip": trip, "permit": permit, "seal": seal,
+            "notice": notice,
+            "service": service,
+            "decision": decision,
+            "filing": filing,
+            "session": session,
+            "charge": charge,
+            "holder": holder,
+            "crc": crc,
+            "trip": trip,
+            "permit": permit,
+            "seal": seal,
             "irregularity": irregularity,
         }.items()
         if obj is None
@@ -93,10 +109,19 @@ def _urls() -> dict[str, tuple[str, str]]:
     month = (month_charge.competence or month_charge.due_on).replace(day=1)
     return {
         "auto de infração": (reverse("enforcement:notice_pdf", args=[notice.pk]), notice.jurisdiction_id),
-        "carta de notificação": (reverse("enforcement:service_letter", args=[service.pk]), service.jurisdiction_id),
-        "carta de decisão": (reverse("enforcement:decision_letter", args=[decision.pk]), decision.jurisdiction_id),
+        "carta de notificação": (
+            reverse("enforcement:service_letter", args=[service.pk]),
+            service.jurisdiction_id,
+        ),
+        "carta de decisão": (
+            reverse("enforcement:decision_letter", args=[decision.pk]),
+            decision.jurisdiction_id,
+        ),
         "dossiê": (reverse("enforcement:dossier_pdf", args=[holder.pk]), holder.jurisdiction_id),
-        "protocolo de defesa": (reverse("enforcement:filing_receipt", args=[filing.pk]), filing.jurisdiction_id),
+        "protocolo de defesa": (
+            reverse("enforcement:filing_receipt", args=[filing.pk]),
+            filing.jurisdiction_id,
+        ),
         "ata": (reverse("enforcement:session", args=[session.pk]) + "?formato=pdf", session.jurisdiction_id),
         "guia de multa": (reverse("enforcement:fine_slip", args=[fine.pk]), fine.jurisdiction_id),
         "guia de cobrança": (reverse("billing:slip", args=[charge.pk]), charge.jurisdiction_id),
@@ -120,9 +145,21 @@ def _urls() -> dict[str, tuple[str, str]]:
 
 
 KINDS = [
-    "auto de infração", "carta de notificação", "carta de decisão", "dossiê", "protocolo de defesa", "ata",
-    "guia de multa", "guia de cobrança", "guia do mês", "certificado CRC", "manifesto de viagem",
-    "termo de permissão", "selo", "notificação de vistoria", "relatório da ouvidoria",
+    "auto de infração",
+    "carta de notificação",
+    "carta de decisão",
+    "dossiê",
+    "protocolo de defesa",
+    "ata",
+    "guia de multa",
+    "guia de cobrança",
+    "guia do mês",
+    "certificado CRC",
+    "manifesto de viagem",
+    "termo de permissão",
+    "selo",
+    "notificação de vistoria",
+    "relatório da ouvidoria",
 ]
 
 
@@ -177,3 +214,26 @@ def test_the_pix_code_copied_from_the_pdf_is_the_exact_br_code(documents: dict[s
     text = _poppler("pdftotext", documents["pdf"][kind], "-enc", "UTF-8")
     # On one line, whole: a wrap (a line break) or a space inside it would break the copied code.
     assert any(line.strip() == code or code in line for line in text.splitlines()), text
+
+
+# Kinds whose QR code opens a public page: the address is printed too, whole on one line.
+QR_PAGES = ["certificado CRC", "manifesto de viagem", "termo de permissão", "selo"]
+# What an empty value left in a sentence looks like (issue 24, "PDFs with holes").
+HOLES = [
+    re.compile(r"(^|\s)/\s*—"),  # "{{ place }}/{{ state }} — {{ law }}" without a place
+    re.compile(r"emitid[oa] em —"),
+    re.compile(r"contados \."),
+]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_pdf_has_a_hole_where_a_value_was_missing(documents: dict[str, Any], kind: str) -> None:
+    text = _poppler("pdftotext", documents["pdf"][kind], "-enc", "UTF-8")
+    found = [hole.pattern for hole in HOLES if hole.search(text)]
+    assert not found, f"{kind}: {found}\n{text[:3000]}"
+
+
+@pytest.mark.parametrize("kind", QR_PAGES)
+def test_the_qr_codes_address_is_printed_whole(documents: dict[str, Any], kind: str) -> None:
+    text = _poppler("pdftotext", documents["pdf"][kind], "-enc", "UTF-8")
+    assert re.search(r"http://testserver/publico/[^\s]+/", text), text

@@ -59,7 +59,9 @@ def options(*, archival: bool) -> dict[str, Any]:
     return {"pdf_variant": "pdf/ua-1"}
 
 
-def render(html: str, *, archival: bool = False, base_url: str | None = None, uncompressed: bool = False) -> bytes:
+def render(
+    html: str, *, archival: bool = False, base_url: str | None = None, uncompressed: bool = False
+) -> bytes:
     """The PDF of an HTML page: tagged, in pt-BR, titled; PDF/A-3b as well when `archival`."""
     from weasyprint import HTML
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from lotacao.core.law import pack_for
 from lotacao.core.pdf import qr_data_uri, render
@@ -40,6 +41,7 @@ def notice_pdf(notice: Any) -> bytes:
             "vehicle": vehicle,
             "holder": vehicle.holder,
             "jurisdiction": vehicle.jurisdiction,
+            "issued_at": timezone.localtime(),
         },
     )
     return render(html)

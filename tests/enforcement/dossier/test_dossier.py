@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import connection
 from django.shortcuts import resolve_url
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from PIL import Image
 
 from lotacao.core.law import evaluate_case
 from lotacao.enforcement.dossier import pdf
@@ -254,7 +254,10 @@ def test_notice_pdf_has_the_agency_the_fields_and_where_to_file(
     html = pdf.notice_html(notice, ON)
     assert "CTTU" in html and "AI-2025-000020" in html and "Recife/PE" in html
     assert "Pessoa 0 de Recife" in html and recife["vehicle"].plate_display in html
-    assert "Anexo Único, Grupo 2, a" in html and "Lei Municipal 16.856/2003 (Recife), Anexo Único, Grupo 2" in html
+    assert (
+        "Anexo Único, Grupo 2, a" in html
+        and "Lei Municipal 16.856/2003 (Recife), Anexo Único, Grupo 2" in html
+    )
     assert "Multa de R$\xa0500,00" in html
     assert "Defesa à CDTC" in html and "Comissão Disciplinar do Transporte Complementar" in html
     assert "17/07/2025" in html  # the defense deadline from the service on 16/06/2025
@@ -269,7 +272,9 @@ def _pdf_text(content: bytes) -> str:
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "auto.pdf"
         path.write_bytes(content)
-        return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+        return subprocess.run(
+            ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+        ).stdout
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) ausente")
@@ -279,7 +284,10 @@ def test_the_notice_pdf_has_its_gps_position_photos_and_signature_lines(
     """Issue 24, defect 4: the notice recorded a position and photos the PDF left out, and had no
     line for the agent's and the offender's signatures."""
     notice = _notice(
-        recife, "AI-2025-000024", evidence_latitude=Decimal("-8.063150"), evidence_longitude=Decimal("-34.871140")
+        recife,
+        "AI-2025-000024",
+        evidence_latitude=Decimal("-8.063150"),
+        evidence_longitude=Decimal("-34.871140"),
     )
     image = io.BytesIO()
     Image.new("RGB", (16, 16), "red").save(image, "PNG")
@@ -295,7 +303,9 @@ def test_the_notice_pdf_has_its_gps_position_photos_and_signature_lines(
     text = " ".join(_pdf_text(response.content).split())
     assert "Posição (GPS) latitude -8,063150, longitude -34,871140" in text
     assert "Foto 1 do auto AI-2025-000024" in text
-    assert "Assinaturas" in text and "Agente fiscal: " in text and "Permissionário: Pessoa 0 de Recife" in text
+    assert (
+        "Assinaturas" in text and "Agente fiscal: " in text and "Permissionário: Pessoa 0 de Recife" in text
+    )
     assert "G2-a" not in text  # the law's item, not the pack's id
     without = _notice(recife, "AI-2025-000025")
     html = pdf.notice_html(without, ON)

@@ -96,7 +96,7 @@ def pdf(slip: Slip) -> bytes:
             "slip": slip,
             "law": pack_for(slip.jurisdiction.code).law,
             "qr": qr_data_uri(slip.pix_code) if slip.pix_code else "",
-            "pix_pt": one_line_pt(slip.pix_code, PIX_WIDTH_MM),
+            "pix_size": f"{one_line_pt(slip.pix_code, PIX_WIDTH_MM):.1f}pt",
         },
     )
     return render(html, archival=True)

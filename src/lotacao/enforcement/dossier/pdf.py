@@ -85,7 +85,7 @@ def _infraction(notice: Any) -> dict[str, str]:
     return {"code": row.cite or row.citation, "description": row.description, "citation": row.citation}
 
 
-def _photos(notice: Any) -> list[dict[str, str]]:
+def _photos(notice: Any) -> list[dict[str, Any]]:
     """The notice's photos as data URIs the PDF embeds (they live outside the web root)."""
     out = []
     for number, photo in enumerate(notice.photos.all(), start=1):

@@ -18,7 +18,6 @@ from lotacao.core.pdf import one_line_pt, qr_data_uri, render
 from lotacao.enforcement.models import Fine
 from lotacao.enforcement.sanctions.fine_payment import payable_charge
 
-
 # The Pix code's line on the slip's page: A4 less the 2 cm margins and the box's padding.
 PIX_WIDTH_MM = 210 - 2 * 20 - 4
 
@@ -27,6 +26,7 @@ def slip_html(fine: Fine, *, on: dt.date) -> str:
     notice = fine.notice
     charge = payable_charge(fine)
     slip = slips.charge_slip(charge, on) if charge is not None else None
+    code = slip.pix_code if slip is not None else ""
     return render_to_string(
         "enforcement/sanctions/fine_slip.html",
         {
@@ -38,7 +38,7 @@ def slip_html(fine: Fine, *, on: dt.date) -> str:
             "law_title": pack_for(fine.jurisdiction_id).law_title,
             "citations": [c for c in dict.fromkeys([*fine.due_citations, *notice.citations]) if c],
             "qr": qr_data_uri(slip.pix_code) if slip is not None and slip.pix_code else "",
-            "pix_pt": one_line_pt(slip.pix_code if slip is not None else "", PIX_WIDTH_MM),
+            "pix_size": f"{one_line_pt(code, PIX_WIDTH_MM):.1f}pt",
             "today": on,
         },
     )
