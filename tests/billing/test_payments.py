@@ -41,6 +41,36 @@ def test_pix_payload_matches_the_central_banks_published_example() -> None:
     assert not pix.is_valid(with_amount[:-1] + ("0" if with_amount[-1] != "0" else "1"))
 
 
+@pytest.mark.parametrize(
+    ("beneficiary", "city", "name_field", "city_field"),
+    [
+        # The Cabo demo's agency and city: cut at a word's end, never "…de S" / "Santo A".
+        (
+            "Secretaria Executiva de Serviços Públicos",
+            "Cabo de Santo Agostinho",
+            "5920Secretaria Executiva",
+            "6013Cabo de Santo",
+        ),
+        ("Autarquia de Trânsito", "São Lourenço da Mata", "5921Autarquia de Transito", "6012Sao Lourenco"),
+        # A single word longer than the field has no word end to keep: cut at the limit.
+        (
+            "Superintendenciaexecutivaautonoma",
+            "Florianopolisdosul",
+            "5925Superintendenciaexecutiva",
+            "6015Florianopolisdo",
+        ),
+    ],
+)
+def test_pix_names_and_cities_are_cut_at_word_boundaries(
+    beneficiary: str, city: str, name_field: str, city_field: str
+) -> None:
+    """The BR Code allows 25 characters of name (59) and 15 of city (60)."""
+    code = pix.payload(key="k@x.br", beneficiary=beneficiary, city=city, amount=Decimal("1"))
+    assert name_field in code and city_field in code and pix.is_valid(code)
+    fields = pix.fields(code)
+    assert len(fields["59"]) <= 25 and len(fields["60"]) <= 15
+
+
 def _fee(holder: Any, due: dt.date = DAY, amount: str = "50.00") -> Charge:
     return services.issue_charge(
         actor=None,

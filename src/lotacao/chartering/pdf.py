@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
 
 from lotacao.chartering import rules
 from lotacao.core.law import pack_for
-from lotacao.core.pdf import qr_data_uri
+from lotacao.core.pdf import qr_data_uri, render
 
 
 def crc_pdf(crc: Any, state: Any, public_url: str) -> bytes:
@@ -27,7 +26,7 @@ def crc_pdf(crc: Any, state: Any, public_url: str) -> bytes:
             "public_url": public_url,
         },
     )
-    return bytes(HTML(string=html).write_pdf())
+    return render(html, archival=True)
 
 
 def manifest_pdf(trip: Any, passengers: list[Any] | None, public_url: str) -> bytes:
@@ -43,4 +42,4 @@ def manifest_pdf(trip: Any, passengers: list[Any] | None, public_url: str) -> by
             "public_url": public_url,
         },
     )
-    return bytes(HTML(string=html).write_pdf())
+    return render(html)

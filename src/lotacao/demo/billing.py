@@ -67,8 +67,9 @@ def _agency_values(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> 
             "billing.pix",
             {
                 "key": f"pix@{jurisdiction.code}.demonstracao.gov.br",
-                "beneficiary": jurisdiction.official_name.split(" — ")[0][:25],
-                "city": jurisdiction.name[:15],
+                # Whole names: the BR Code cuts them to its 25/15 characters at a word's end.
+                "beneficiary": jurisdiction.official_name.split(" — ")[0],
+                "city": jurisdiction.name,
             },
         )
     )

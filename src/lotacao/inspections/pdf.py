@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
+from django.utils import timezone
 
 from lotacao.core.law import pack_for
-from lotacao.core.pdf import qr_data_uri
+from lotacao.core.pdf import qr_data_uri, render
 
 
 def seal_html(seal: Any, public_url: str) -> str:
@@ -28,7 +28,7 @@ def seal_html(seal: Any, public_url: str) -> str:
 
 
 def seal_pdf(seal: Any, public_url: str) -> bytes:
-    return bytes(HTML(string=seal_html(seal, public_url)).write_pdf())
+    return render(seal_html(seal, public_url), archival=True)
 
 
 def notice_pdf(notice: Any) -> bytes:
@@ -41,6 +41,7 @@ def notice_pdf(notice: Any) -> bytes:
             "vehicle": vehicle,
             "holder": vehicle.holder,
             "jurisdiction": vehicle.jurisdiction,
+            "issued_at": timezone.localtime(),
         },
     )
-    return bytes(HTML(string=html).write_pdf())
+    return render(html)

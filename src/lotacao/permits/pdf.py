@@ -7,10 +7,9 @@ import datetime as dt
 from typing import Any
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
 
 from lotacao.core.law import pack_for
-from lotacao.core.pdf import qr_data_uri
+from lotacao.core.pdf import qr_data_uri, render
 from lotacao.permits.models import Permit
 
 
@@ -33,4 +32,4 @@ def term_pdf(permit: Permit, *, public_url: str, on: dt.date, uncompressed: bool
             "today": on,
         },
     )
-    return bytes(HTML(string=html, base_url=public_url).write_pdf(uncompressed_pdf=uncompressed))
+    return render(html, archival=True, base_url=public_url, uncompressed=uncompressed)

@@ -12,8 +12,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone
-from weasyprint import HTML
 
+from lotacao.core import pdf as pdf_pages
 from lotacao.core.charts import Chart, Row, layout
 from lotacao.core.models import Jurisdiction
 from lotacao.ombudsman import selectors, services, stats
@@ -198,7 +198,7 @@ def report_pdf(request: HttpRequest, jurisdiction: str, year: int) -> HttpRespon
             "measures": s.measures[:200],
         },
     )
-    pdf = bytes(HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf())
+    pdf = pdf_pages.render(html, base_url=request.build_absolute_uri("/"))
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="relatorio-ouvidoria-{place.code}-{year}.pdf"'
     return response

@@ -8,20 +8,37 @@ tests read the HTML each PDF is rendered from (`pdf.*_html`) and check the serve
 from __future__ import annotations
 
 import datetime as dt
+import io
+import re
+import shutil
+import subprocess
+import tempfile
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.files.base import ContentFile
 from django.db import connection
 from django.shortcuts import resolve_url
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from PIL import Image
 
 from lotacao.core.law import evaluate_case
 from lotacao.enforcement.dossier import pdf
 from lotacao.enforcement.dossier.dossier import holder_dossier
-from lotacao.enforcement.models import Decision, Fine, InfractionNotice, Measure, NoticeService, PointsEntry
+from lotacao.enforcement.models import (
+    Decision,
+    Fine,
+    InfractionNotice,
+    Measure,
+    NoticePhoto,
+    NoticeService,
+    PointsEntry,
+)
+from lotacao.enforcement.sanctions.fines_pdf import slip_html
 from tests.enforcement.conftest import at, make_jurisdiction
 
 pytestmark = pytest.mark.django_db
@@ -237,7 +254,10 @@ def test_notice_pdf_has_the_agency_the_fields_and_where_to_file(
     html = pdf.notice_html(notice, ON)
     assert "CTTU" in html and "AI-2025-000020" in html and "Recife/PE" in html
     assert "Pessoa 0 de Recife" in html and recife["vehicle"].plate_display in html
-    assert "G2-a" in html and "Lei Municipal 16.856/2003 (Recife), Anexo Único, Grupo 2" in html
+    assert (
+        "Anexo Único, Grupo 2, a" in html
+        and "Lei Municipal 16.856/2003 (Recife), Anexo Único, Grupo 2" in html
+    )
     assert "Multa de R$\xa0500,00" in html
     assert "Defesa à CDTC" in html and "Comissão Disciplinar do Transporte Complementar" in html
     assert "17/07/2025" in html  # the defense deadline from the service on 16/06/2025
@@ -246,6 +266,70 @@ def test_notice_pdf_has_the_agency_the_fields_and_where_to_file(
     response = client.get(reverse("enforcement:notice_pdf", args=[notice.pk]))
     assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
+
+
+def _pdf_text(content: bytes) -> str:
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "auto.pdf"
+        path.write_bytes(content)
+        return subprocess.run(
+            ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+        ).stdout
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) ausente")
+def test_the_notice_pdf_has_its_gps_position_photos_and_signature_lines(
+    recife: dict[str, Any], client: Any, world: Any
+) -> None:
+    """Issue 24, defect 4: the notice recorded a position and photos the PDF left out, and had no
+    line for the agent's and the offender's signatures."""
+    notice = _notice(
+        recife,
+        "AI-2025-000024",
+        evidence_latitude=Decimal("-8.063150"),
+        evidence_longitude=Decimal("-34.871140"),
+    )
+    image = io.BytesIO()
+    Image.new("RGB", (16, 16), "red").save(image, "PNG")
+    data = image.getvalue()
+    photo = NoticePhoto(
+        jurisdiction=recife["j"], notice=notice, content_type="image/png", size=len(data), sha256="0" * 64
+    )
+    photo.file.save("foto", ContentFile(data), save=True)
+    html = pdf.notice_html(notice, ON)
+    assert 'alt="Foto 1 do auto AI-2025-000024"' in html and "data:image/png;base64," in html
+    client.force_login(world.users["atendente.recife"])
+    response = client.get(reverse("enforcement:notice_pdf", args=[notice.pk]))
+    text = " ".join(_pdf_text(response.content).split())
+    assert "Posição (GPS) latitude -8,063150, longitude -34,871140" in text
+    assert "Foto 1 do auto AI-2025-000024" in text
+    assert (
+        "Assinaturas" in text and "Agente fiscal: " in text and "Permissionário: Pessoa 0 de Recife" in text
+    )
+    assert "G2-a" not in text  # the law's item, not the pack's id
+    without = _notice(recife, "AI-2025-000025")
+    html = pdf.notice_html(without, ON)
+    assert "Posição (GPS)" not in html and "<h2>Fotos</h2>" not in html and "Assinaturas" in html
+
+
+def test_no_pdf_prints_the_packs_infraction_id(recife: dict[str, Any], world: Any) -> None:
+    """The notice, the dossier and the fine slip cite "Anexo Único, Grupo 2, a", never "G2-a"."""
+    notice = _full(recife, "AI-2025-000026")
+    fine = Fine.objects.get(notice=notice)
+    documents = {
+        "auto": pdf.notice_html(notice, ON),
+        "dossiê": pdf.dossier_html(holder_dossier(recife["holder"], ON)),
+        "guia": slip_html(fine, on=ON),
+    }
+    for name, html in documents.items():
+        assert "G2-a" not in html, name
+        assert "Anexo Único, Grupo 2, a" in html, name
+
+
+def test_the_documents_say_when_they_were_issued(recife: dict[str, Any]) -> None:
+    html = pdf.notice_html(_notice(recife, "AI-2025-000027"), ON)
+    issued = re.search(r"Documento emitido em (\d{2}/\d{2}/\d{4} \d{2}:\d{2})\.", html)
+    assert issued, html[-400:]
 
 
 def test_notification_letter_pdf(recife: dict[str, Any], client: Any, world: Any) -> None:

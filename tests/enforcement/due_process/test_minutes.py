@@ -5,6 +5,7 @@ generated from the session, signed off by the president, required to close, and 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import pytest
@@ -100,6 +101,19 @@ def test_each_vote_needs_and_keeps_its_reasons(cip: dict[str, Any]) -> None:
 def test_a_draft_pdf_before_the_minutes_are_generated(cip: dict[str, Any]) -> None:
     html = minutes.pdf_html(cip["session"])
     assert "a ata ainda não foi gerada" in html and DEFENSE in html and "Presidenta Lúcia" in html
+
+
+def test_the_minutes_pdf_header_names_the_place_the_number_and_when_it_was_issued(
+    cip: dict[str, Any],
+) -> None:
+    """Issue 24, defect 4: the header read "/—" and the footer "Documento emitido em —"."""
+    session = cip["session"]
+    html = minutes.pdf_html(session)
+    place = f"{session.jurisdiction.name}/{session.jurisdiction.state} — "
+    assert place in html and "/ —" not in html and '<p class="place">/' not in html
+    assert f"Ata nº {session.number}/{session.held_on:%Y}" in html
+    assert re.search(r"Documento emitido em \d{2}/\d{2}/\d{4} \d{2}:\d{2}\.", html), html[-300:]
+    assert "Documento emitido em —" not in html
 
 
 def test_the_minutes_are_generated_from_the_session(cip: dict[str, Any]) -> None:

@@ -17,6 +17,8 @@ import crcmod.predefined
 
 _CRC16 = crcmod.predefined.mkCrcFun("crc-ccitt-false")
 GUI = "br.gov.bcb.pix"
+# Words a cut name does not end on.
+CONNECTORS = {"de", "da", "do", "das", "dos", "e"}
 
 
 def crc16(payload: str) -> str:
@@ -30,9 +32,19 @@ def _field(tag: str, value: str) -> str:
 
 
 def _plain(text: str, limit: int) -> str:
-    """ASCII, at most `limit` characters (names and cities go without accents)."""
+    """ASCII, at most `limit` characters (names and cities go without accents), cut at a word's
+    end: "Cabo de Santo Agostinho" in the city's 15 is "Cabo de Santo", not "Cabo de Santo A".
+    Only a first word longer than `limit` is cut inside it (there is no shorter whole word)."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return re.sub(r"\s+", " ", ascii_text).strip()[:limit]
+    clean = re.sub(r"\s+", " ", ascii_text).strip()
+    if len(clean) <= limit:
+        return clean
+    if " " not in clean[: limit + 1]:
+        return clean[:limit]
+    words = clean[: limit + 1].rsplit(" ", 1)[0].rstrip(" -,.;/").split(" ")
+    while len(words) > 1 and words[-1].lower() in CONNECTORS:
+        words.pop()  # "Secretaria Executiva de" reads as "Secretaria Executiva"
+    return " ".join(words)
 
 
 def txid_of(code: str) -> str:

@@ -14,15 +14,16 @@ from decimal import Decimal
 from typing import Any
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
 
 from lotacao.billing import lawdata
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.ledger.services import late_amount
 from lotacao.billing.payments import pix
 from lotacao.core.law import pack_for
-from lotacao.core.pdf import qr_data_uri
+from lotacao.core.pdf import one_line_pt, qr_data_uri, render
 
+# The Pix code's line on the slip's page: A4 less the 18 mm margins and the box's padding.
+PIX_WIDTH_MM = 210 - 2 * 18 - 4
 MONTH_CODE = re.compile(r"^([A-Z]{3})M(\d{8})(\d{4})(\d{2})$")
 CHARGE_CODE = re.compile(r"^([A-Z]{3})(\d{12})$")
 
@@ -95,6 +96,7 @@ def pdf(slip: Slip) -> bytes:
             "slip": slip,
             "law": pack_for(slip.jurisdiction.code).law,
             "qr": qr_data_uri(slip.pix_code) if slip.pix_code else "",
+            "pix_size": f"{one_line_pt(slip.pix_code, PIX_WIDTH_MM):.1f}pt",
         },
     )
-    return bytes(HTML(string=html).write_pdf())
+    return render(html, archival=True)

@@ -10,13 +10,15 @@ a `*_pdf` renderer. Notices have no public verification page yet, so there is no
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.template.loader import render_to_string
-from weasyprint import HTML
+from django.utils import timezone
 
+from lotacao.core import pdf as pdf_pages
 from lotacao.core.law import citation, pack_for, value
 from lotacao.enforcement.dossier.dossier import Dossier, first_step, step_after
 from lotacao.enforcement.due_process.procedure import penalty_in_force
@@ -42,7 +44,7 @@ def agency(jurisdiction: Any) -> str:
 
 
 def _render(html: str) -> bytes:
-    return bytes(HTML(string=html).write_pdf())
+    return pdf_pages.render(html)
 
 
 def _local(notice: Any) -> dt.datetime:
@@ -75,11 +77,38 @@ def _infraction(notice: Any) -> dict[str, str]:
     row = pack_for(notice.jurisdiction_id).infractions.get(notice.infraction_code)
     if row is None:
         return {
-            "code": notice.infraction_code or f"Grupo {notice.infraction_group}",
+            "code": notice.infraction_item if notice.infraction_code else f"Grupo {notice.infraction_group}",
             "description": "",
             "citation": "",
         }
-    return {"code": row.code, "description": row.description, "citation": row.citation}
+    # The law's item as it prints it ("art. 42, II"), never the pack's id ("art42-II").
+    return {"code": row.cite or row.citation, "description": row.description, "citation": row.citation}
+
+
+def _photos(notice: Any) -> list[dict[str, Any]]:
+    """The notice's photos as data URIs the PDF embeds (they live outside the web root)."""
+    out = []
+    for number, photo in enumerate(notice.photos.all(), start=1):
+        if photo.content_type not in ("image/jpeg", "image/png"):
+            continue
+        with photo.file.open("rb") as handle:
+            data = base64.b64encode(handle.read()).decode("ascii")
+        out.append(
+            {
+                "uri": f"data:{photo.content_type};base64,{data}",
+                "alt": f"Foto {number} do auto {notice.number}",
+                "taken": timezone.localtime(photo.uploaded_at) if photo.uploaded_at else None,
+            }
+        )
+    return out
+
+
+def _position(notice: Any) -> str:
+    """The GPS position recorded with the notice, as degrees with a comma (or "")."""
+    lat, lon = notice.evidence_latitude, notice.evidence_longitude
+    if lat is None or lon is None:
+        return ""
+    return f"latitude {lat:.6f}, longitude {lon:.6f}".replace(".", ",")
 
 
 def _required(notice: Any, on: dt.date) -> tuple[list[str], str]:
@@ -112,12 +141,16 @@ def notice_context(notice: Any, on: dt.date) -> dict[str, Any]:
         "required": fields,
         "required_citation": fields_citation,
         "step": first_step(notice, notice.served_on, on),
+        "position": _position(notice),
         "today": on,
+        "issued_at": timezone.localtime(),
     }
 
 
 def notice_html(notice: Any, on: dt.date) -> str:
-    return render_to_string("enforcement/dossier/pdf/notice.html", notice_context(notice, on))
+    context = notice_context(notice, on)
+    context["photos"] = _photos(notice)
+    return render_to_string("enforcement/dossier/pdf/notice.html", context)
 
 
 def notice_pdf(notice: Any, on: dt.date) -> bytes:
@@ -165,6 +198,7 @@ def dossier_html(dossier: Dossier) -> str:
             "jurisdiction": dossier.jurisdiction,
             "law": pack_for(dossier.jurisdiction.code).law,
             "today": dossier.on,
+            "issued_at": timezone.localtime(),
         },
     )
 

@@ -201,13 +201,24 @@ def pdf_html(session: Session) -> str:
     person's name or a filing do not rewrite them); before that, a draft from the session."""
     m = build(session)
     written = session.minutes.strip() if session.minutes_generated_at else ""
-    return render_to_string("enforcement/due_process/minutes_pdf.html", {"m": m, "written": written})
+    context = {
+        "m": m,
+        "written": written,
+        # The page's header and footer (enforcement/dossier/pdf/_base.html): the agency, its place
+        # and law, and when this copy was issued.
+        "agency": m.agency,
+        "jurisdiction": session.jurisdiction,
+        "law": m.law,
+        "today": timezone.localdate(),
+        "issued_at": timezone.localtime(),
+    }
+    return render_to_string("enforcement/due_process/minutes_pdf.html", context)
 
 
 def minutes_pdf(session: Session) -> bytes:
-    from weasyprint import HTML
+    from lotacao.core.pdf import render
 
-    return bytes(HTML(string=pdf_html(session)).write_pdf())
+    return render(pdf_html(session))
 
 
 def _require_open(session: Session) -> None:

@@ -224,14 +224,14 @@ class FilingReceiptPdf(ObjectView):
     model = Filing
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        from weasyprint import HTML
+        from lotacao.core.pdf import render
 
         filing = self.get_object(pk)
         html = render_to_string(
             "enforcement/due_process/filing_receipt_pdf.html",
             {"filing": filing, "notice": filing.notice, "jurisdiction": filing.jurisdiction},
         )
-        pdf = HTML(string=html).write_pdf()
+        pdf = render(html)
         response = HttpResponse(pdf, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="protocolo-{filing.pk}.pdf"'
         return response
