@@ -4,8 +4,8 @@ few routes to check against, and the live permits' places. Idempotent (a line wi
 left as it is). Pernambuco's chartering has no lines.
 
 The layouts respect each law's checks: in Cabo a van stop stands 20 m from the bus stop where the
-itinerary overlaps a bus line (art. 17, p.ú.); in Maricá the departures on the shared stretch are
-20 minutes from the bus's (art. 4, § 2º); in Recife a night line runs 22:00–04:00 (art. 1, § 3º).
+itinerary overlaps a bus line (art. 17, p.ú.); in Maricá the vans pass the shared stretch 20
+minutes from the bus's passing times (art. 4, § 2º); in Recife a night line runs 22:00–04:00 (art. 1, § 3º).
 Cabo's and Maricá's texts leave open when two itineraries overlap, and Maricá's regions: the demo
 records them as the agency's values ("Portaria de demonstração").
 """
@@ -230,6 +230,16 @@ def trip_minutes(ends: tuple[Point, Point]) -> int:
     return max(5, round(metres / 1000 / SPEED_KMH * 60))
 
 
+def _stretch_lag(line: Line, ends: tuple[Point, Point]) -> int:
+    """Maricá art. 4, § 2º compares times at the shared stretch: the minutes the van takes from its
+    origin to where the demo bus 101 joins it (35 % of the way), so its departures can be set for
+    it to pass there 20 minutes from the buses; 0 where the law compares nothing."""
+    first = next(iter(PATHS[line.jurisdiction_id]))
+    if line.jurisdiction_id != "marica" or line.code != first:
+        return 0
+    return round(trip_minutes(ends) * 0.35)
+
+
 def _order(line: Line, since: dt.date, ends: tuple[Point, Point]) -> None:
     night = line.jurisdiction_id == "recife" and line.code == "L-205"
     if night:
@@ -239,12 +249,13 @@ def _order(line: Line, since: dt.date, ends: tuple[Point, Point]) -> None:
             {"day_type": "sunday", "first": 6 * 60, "last": 22 * 60, "headway": 30},
             {"day_type": "holiday", "first": 6 * 60, "last": 22 * 60, "headway": 30},
         ]
-    else:  # at :20 and :40: 20 minutes from the buses' departures on the hour
+    else:  # at :20 and :40; in Maricá, at the shared stretch 20 minutes from the buses passing on the hour
         hours = range(6, 21)
+        lag = _stretch_lag(line, ends)
         periods = [
-            {"day_type": "weekday", "departures": [h * 60 + m for h in hours for m in (20, 40)]},
-            {"day_type": "saturday", "departures": [h * 60 + 20 for h in hours]},
-            {"day_type": "sunday", "departures": [h * 60 + 40 for h in range(7, 19, 2)]},
+            {"day_type": "weekday", "departures": [h * 60 + (m - lag) % 60 for h in hours for m in (20, 40)]},
+            {"day_type": "saturday", "departures": [h * 60 + (20 - lag) % 60 for h in hours]},
+            {"day_type": "sunday", "departures": [h * 60 + (40 - lag) % 60 for h in range(7, 19, 2)]},
         ]
     label, _cite = lines_law.service_order_label(line.jurisdiction_id, since)
     services.issue_service_order(
