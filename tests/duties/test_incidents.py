@@ -105,7 +105,9 @@ def test_esteio_an_accident_schedules_the_inspection_of_anexo_ii_iii_11(world: A
     assert report.inspection.scheduled_for == dt.date(2025, 6, 9)
     assert any(c.endswith("Anexo II, III-11") for c in report.citations)
     assert any(c.endswith("art. 27") for c in report.citations)
-    incident = _report(world, "esteio", kind="incident", occurred_at=dt.datetime(2025, 6, 6, 10, 0, tzinfo=SP))
+    incident = _report(
+        world, "esteio", kind="incident", occurred_at=dt.datetime(2025, 6, 6, 10, 0, tzinfo=SP)
+    )
     assert incident.inspection is None  # only an accident needs the inspection
 
 

@@ -42,7 +42,10 @@ def _sign_in_at_provider(url: str, cpf: str, level: str = "prata") -> str:
             action = re.search(r'action="([^"]+)"', response.text)
             assert action, response.text
             response = browser.post(
-                urljoin(url, action.group(1)), data={"cpf": cpf, "nivel": level}, allow_redirects=False, timeout=10
+                urljoin(url, action.group(1)),
+                data={"cpf": cpf, "nivel": level},
+                allow_redirects=False,
+                timeout=10,
             )
     raise AssertionError("o provedor não devolveu para o sistema")
 

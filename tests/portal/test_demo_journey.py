@@ -8,7 +8,6 @@ out of debt, books an inspection slot the agency opened."""
 
 from __future__ import annotations
 
-import datetime as dt
 import html as html_lib
 import re
 from io import StringIO
@@ -72,7 +71,10 @@ def _sign_in(code: str) -> tuple[Client, HolderAccount]:
     client = Client()
     username = f"permissionario.{code}"
     response = client.post("/conta/entrar/", {"username": username, "password": DEMO_PASSWORD}, follow=True)
-    assert response.redirect_chain and response.redirect_chain[-1][0] == "/portal/", (code, response.redirect_chain)
+    assert response.redirect_chain and response.redirect_chain[-1][0] == "/portal/", (
+        code,
+        response.redirect_chain,
+    )
     return client, HolderAccount.objects.select_related("holder").get(user__username=username)
 
 
@@ -144,9 +146,9 @@ def _file_a_crc_request(client: Client, home: str) -> str:
     response = client.post(
         form_url, {"modalities": modalities[:2], "reason": "Renovação pelo portal"}, follow=True
     )
-    assert response.status_code == 200 and "/fretamento/requerimentos/" in response.redirect_chain[-1][0], _text(
-        _main(response)
-    )[:1500]
+    assert response.status_code == 200 and "/fretamento/requerimentos/" in response.redirect_chain[-1][0], (
+        _text(_main(response))[:1500]
+    )
     page = _text(_main(response))
     assert "Requerimento protocolado" in response.content.decode(), page[:1500]
     for word in PERMIT_WORDS:
@@ -216,7 +218,11 @@ def _pay_a_slip(client: Client, home: str, code: str, bank_token: str) -> None:
 def _bank_token(code: str) -> str:
     bank = User.objects.create_user(f"banco.{code}", password="senha-do-banco-de-teste")
     return create_token(
-        actor=None, user=bank, label="Pix", scope="pix_webhook", jurisdiction=Jurisdiction.objects.get(pk=code)
+        actor=None,
+        user=bank,
+        label="Pix",
+        scope="pix_webhook",
+        jurisdiction=Jurisdiction.objects.get(pk=code),
     )
 
 
@@ -224,6 +230,9 @@ def test_every_demo_holder_sees_files_reports_and_pays(demo: None) -> None:
     for code in CODES:
         client, account = _sign_in(code)
         home = _home(client, code)
+        if code == "esteio":  # fines in UFRM, charged at the demo's fictitious value, said so
+            debts = _text(_section(home, "debitos"))
+            assert "UFRM × R$ 5,00" in debts and "valor fictício, não é o valor oficial" in debts
         if code == "pernambuco":
             request_page = _file_a_crc_request(client, home)
             home = _home(client, code)
@@ -246,9 +255,12 @@ def test_every_demo_holder_sees_files_reports_and_pays(demo: None) -> None:
             assert protocol in _text(_section(home, "pedidos")), code
         _report_an_incident(client, home, code)
         _pay_a_slip(client, home, code, _bank_token(code))
-        assert not Charge.unscoped.filter(holder__jurisdiction_id=code).exclude(holder=account.holder).filter(
-            payments__isnull=False, paid_on=clock.today()
-        ).exists(), code  # only the holder's own slip was paid
+        assert (
+            not Charge.unscoped.filter(holder__jurisdiction_id=code)
+            .exclude(holder=account.holder)
+            .filter(payments__isnull=False, paid_on=clock.today())
+            .exists()
+        ), code  # only the holder's own slip was paid
 
 
 def test_a_holder_out_of_debt_books_an_inspection_slot(demo: None) -> None:

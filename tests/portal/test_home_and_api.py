@@ -143,6 +143,13 @@ def test_a_chartering_company_reads_chartering_words_only(pe: Any, client: Any) 
     home = _text(client.get("/", follow=True).content.decode())
     assert "Meu CRC" in home and "Frota" in home and "Viagens" in home
     assert "Permissionário" not in home and "Minhas permissões" not in home
+    assert "Pedir a renovação do CRC" in home and "Comunicar um acidente ou uma ocorrência" in home
+    # the permit regime's request forms lead the company back to its chartering requests
+    for path in ("/requerimentos/", "/requerimentos/novo/permissao/", "/requerimentos/novo/vistoria/"):
+        response = client.get(path)
+        assert response.status_code == 302 and response["Location"] == "/portal/#pedidos", path
+    posted = client.post("/requerimentos/novo/renovacao/", {"permit": "1"})
+    assert posted.status_code == 302 and posted["Location"] == "/portal/#pedidos"
 
 
 def test_pernambuco_staff_pages_call_whoever_owes_a_company(pe: Any, client: Any) -> None:

@@ -6,8 +6,8 @@ where the law has permits, else their vehicle):
   names for a collegiate body (else three), one authority for a body that decides alone — the
   president linked to the demo user `comissao.<code>`;
 - where the law fines in a fiscal unit it does not price (Maricá's UFIMA, art. 51; Esteio's UFRM,
-  art. 18 and Anexo I, art. 19), a demonstration value of the unit (a fictitious act, never the law's value), so those fines have
-  a slip in R$;
+  art. 18 and Anexo I, art. 19), a demonstration value of the unit (a fictitious act, never the
+  law's value), so those fines have a slip in R$;
 - three notices drawn up by `fiscal.<code>` through the engine (real codes of the pack; Cabo and
   Maricá by group), each served by hand:
   1. recent, served 3 days ago: its deadline is open, the holder sees "Apresentar defesa";

@@ -4,7 +4,8 @@ transaction (lotacao.audit.services).
 - `report_incident`: an accident or another fact, its deadline counted by the engine from the day
   it occurred (where the jurisdiction is), late when reported after it; a late report suggests the
   law's infraction to staff (work queue), and an accident where the law requires the vehicle's
-  inspection before it operates again (Maricá art. 40, IX; Esteio Anexo II, III-11) schedules a post-accident inspection.
+  inspection before it operates again (Maricá art. 40, IX; Esteio Anexo II, III-11) schedules a
+  post-accident inspection.
 - `request_authorization` / `decide_authorization` / `revoke_authorization` /
   `withdraw_authorization`: the register of prior authorizations, through `states`; a granted
   advertising authorization issues the law's monthly fee through billing (Recife art. 25, § 1º,

@@ -111,7 +111,9 @@ def account_for(who: Identity) -> User:
         if GovbrLink.objects.filter(user=user).exists():
             raise Refused("Esta conta já está vinculada a outro CPF no gov.br. Procure o órgão gestor.")
         link = GovbrLink.objects.create(user=user, cpf=who.cpf)
-        record(actor=user, action="govbr.linked", instance=link, reason="vínculo pelo CPF na primeira entrada")
+        record(
+            actor=user, action="govbr.linked", instance=link, reason="vínculo pelo CPF na primeira entrada"
+        )
     if not link.user.is_active:
         raise Refused("Esta conta está desativada. Procure o órgão gestor.")
     _record(link, who, "govbr.signed_in", "entrada pelo gov.br")

@@ -10,7 +10,7 @@ from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -130,13 +130,12 @@ class NewRequest(LoginRequiredMixin, View):
             },
         )
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         access = _access(request)
-        if request.user.is_authenticated and access is not None and access.is_holder:
-            if (elsewhere := _chartering_home(_holder(request))) is not None:
-                return elsewhere
-        response: HttpResponse = super().dispatch(request, *args, **kwargs)
-        return response
+        holder = request.user.is_authenticated and access is not None and access.is_holder
+        if holder and (elsewhere := _chartering_home(_holder(request))) is not None:
+            return elsewhere
+        return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:
         holder = _holder(request)

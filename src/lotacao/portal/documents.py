@@ -41,7 +41,7 @@ def document_file(request: HttpRequest, pk: int) -> FileResponse:
         SensitiveAccess.objects.create(
             jurisdiction_id=row.jurisdiction_id, document=row, user=request.user, channel="portal"
         )
-    extension = row.file.name.rsplit(".", 1)[-1]
+    extension = str(row.file.name).rsplit(".", 1)[-1]
     response = FileResponse(
         row.file.open("rb"), content_type=row.content_type, filename=f"documento-{row.pk}.{extension}"
     )

@@ -305,7 +305,9 @@ def summary(holder: Holder, on: dt.date) -> Summary:
             .select_related("person", "permit")
             .order_by("person__full_name")
         )
-    result.documents = list(holder_documents(holder).select_related("vehicle").order_by("label", "-valid_until"))
+    result.documents = list(
+        holder_documents(holder).select_related("vehicle").order_by("label", "-valid_until")
+    )
     notices = list(
         InfractionNotice.unscoped.filter(holder=holder)
         .exclude(status__in=FINAL)

@@ -150,12 +150,10 @@ def test_the_screen_records_the_request_and_refuses_beyond_the_limit(world: Any,
 def test_one_yearly_count_sees_both_registers_of_interruptions(world: Any) -> None:
     """Maricá's 30 days a year (art. 38) are counted once: days authorized on the enforcement
     page count against a prior authorization (lotacao.duties) and the other way round."""
-    from tests import clock
-
     from lotacao.duties import services as duties
     from lotacao.duties.models import Authorization
-
     from lotacao.permits.models import Permit
+    from tests import clock
 
     place = _place(world, "marica")
     permit, holder = place["permit"], place["holder"]
