@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal
 from io import StringIO
 from typing import Any
 
@@ -17,6 +16,7 @@ from django.core.management import call_command
 
 from lotacao.demo.documents import pdf_bytes
 from tests.browser.a11y import axe_violations, shot
+from tests.portal.brcode import check_pix, reais
 
 pytestmark = pytest.mark.browser
 
@@ -31,36 +31,6 @@ WIDER_ELEMENTS = """(width) => [...document.querySelectorAll('body *')]
 @pytest.fixture
 def demo_world(transactional_db: Any) -> None:
     call_command("load_demo", "--quiet-logins", stdout=StringIO())
-
-
-def crc16_ccitt(data: bytes) -> int:
-    """CRC16-CCITT (polynomial 0x1021, initial 0xFFFF), as the BR Code's field 63 carries it."""
-    crc = 0xFFFF
-    for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-            crc &= 0xFFFF
-    return crc
-
-
-def emv_fields(payload: str) -> dict[str, str]:
-    """The top-level TLV fields of an EMV payload (id: two digits, length: two digits)."""
-    fields: dict[str, str] = {}
-    at = 0
-    while at < len(payload):
-        tag, size = payload[at : at + 2], int(payload[at + 2 : at + 4])
-        fields[tag] = payload[at + 4 : at + 4 + size]
-        assert len(fields[tag]) == size, f"campo {tag} truncado em {payload!r}"
-        at += 4 + size
-    return fields
-
-
-def reais(text: str) -> Decimal:
-    """ "R$ 1.234,56" -> Decimal("1234.56")."""
-    found = re.search(r"R\$\s*([\d.]+,\d{2})", text)
-    assert found, f"sem valor em R$ em {text!r}"
-    return Decimal(found.group(1).replace(".", "").replace(",", "."))
 
 
 def check_page(phone: Any, name: str) -> None:
@@ -153,10 +123,4 @@ def test_the_demo_holder_does_everything_on_a_phone(
     payload = pix.inner_text().strip()
     total = reais(phone.locator("text=/Total:/").inner_text())
     check_page(phone, f"jornada-{code}-guia")
-    assert payload.startswith("000201"), payload
-    assert payload[-8:-4] == "6304", payload
-    assert f"{crc16_ccitt(payload[:-4].encode('utf-8')):04X}" == payload[-4:], payload
-    fields_emv = emv_fields(payload)
-    assert fields_emv["53"] == "986"  # BRL
-    assert Decimal(fields_emv["54"]) == total, (fields_emv["54"], total)
-    assert "BR.GOV.BCB.PIX" in fields_emv["26"].upper()
+    check_pix(payload, total)

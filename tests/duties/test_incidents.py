@@ -88,6 +88,29 @@ def test_marica_an_accident_schedules_the_post_accident_inspection(
     assert any(c.endswith("art. 40, VIII") for c in report.citations)
 
 
+def test_esteio_an_accident_schedules_the_inspection_of_anexo_ii_iii_11(world: Any) -> None:
+    """Esteio's law makes it an infraction not to submit an accident-damaged vehicle to the SMOVT's
+    inspection (Anexo II, III-11): the report schedules it on the next business day, as Maricá's."""
+    from lotacao.inspections.models import Inspection
+
+    report = _report(
+        world,
+        "esteio",
+        occurred_at=dt.datetime(2025, 6, 6, 10, 0, tzinfo=SP),  # Friday
+        reported_at=dt.datetime(2025, 6, 6, 15, 0, tzinfo=SP),
+    )
+    assert report.inspection is not None, WorkItem.objects.filter(kind=services.INSPECTION_KIND).first()
+    assert report.inspection.kind == Inspection.Kind.POST_ACCIDENT
+    assert report.inspection.vehicle == world.objects["esteio"]["registry.vehicle"]
+    assert report.inspection.scheduled_for == dt.date(2025, 6, 9)
+    assert any(c.endswith("Anexo II, III-11") for c in report.citations)
+    assert any(c.endswith("art. 27") for c in report.citations)
+    incident = _report(
+        world, "esteio", kind="incident", occurred_at=dt.datetime(2025, 6, 6, 10, 0, tzinfo=SP)
+    )
+    assert incident.inspection is None  # only an accident needs the inspection
+
+
 def test_marica_a_late_report_has_no_catalogue_infraction_but_reaches_staff(
     world: Any, marica: dict[str, Any]
 ) -> None:

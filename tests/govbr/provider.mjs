@@ -12,7 +12,9 @@ import Provider from 'oidc-provider';
 
 const [port, clientId, clientSecret, redirectUri] = process.argv.slice(2);
 const issuer = `http://127.0.0.1:${port}`;
-const ACR = 'https://acesso.gov.br/confiabilidades/prata';
+// gov.br's trust levels as acr values; the sign-in page chooses one (prata unless told).
+const LEVELS = ['bronze', 'prata', 'ouro'];
+const acrOf = (level) => `https://acesso.gov.br/confiabilidades/${level}`;
 
 const provider = new Provider(issuer, {
   clients: [{
@@ -24,7 +26,7 @@ const provider = new Provider(issuer, {
     token_endpoint_auth_method: 'client_secret_basic',
   }],
   pkce: { required: () => true },
-  acrValues: [ACR],
+  acrValues: LEVELS.map(acrOf),
   claims: { openid: ['sub', 'acr', 'amr'], email: ['email'], profile: ['name'] },
   features: { devInteractions: { enabled: false } },
   interactions: { url: (ctx, interaction) => `/interacao/${interaction.uid}` },
@@ -43,20 +45,23 @@ function page(res, uid) {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
   res.end(`<!doctype html><html lang="pt-BR"><body><h1>gov.br (teste)</h1>
 <form method="post" action="/interacao/${uid}/entrar">
-<label>CPF <input name="cpf" autocomplete="off"></label><button>Entrar</button></form></body></html>`);
+<label>CPF <input name="cpf" autocomplete="off"></label>
+<label>Nível <input name="nivel" value="prata"></label><button>Entrar</button></form></body></html>`);
 }
 
 async function finish(req, res, uid) {
   const chunks = [];
   for await (const chunk of req) chunks.push(chunk);
-  const cpf = new URLSearchParams(Buffer.concat(chunks).toString()).get('cpf') || '';
+  const form = new URLSearchParams(Buffer.concat(chunks).toString());
+  const cpf = form.get('cpf') || '';
+  const level = LEVELS.includes(form.get('nivel')) ? form.get('nivel') : 'prata';
   const details = await provider.interactionDetails(req, res);
   if (details.uid !== uid) throw new Error('interação trocada');
   const grant = new provider.Grant({ accountId: cpf, clientId: details.params.client_id });
   grant.addOIDCScope(String(details.params.scope));
   const grantId = await grant.save();
   await provider.interactionFinished(req, res, {
-    login: { accountId: cpf, acr: ACR, amr: ['passwd'] },
+    login: { accountId: cpf, acr: acrOf(level), amr: ['passwd'] },
     consent: { grantId },
   }, { mergeWithLastSubmission: false });
 }

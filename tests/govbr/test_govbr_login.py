@@ -27,8 +27,9 @@ def _to_provider(client: Client, start: str = "/conta/govbr/entrar/") -> str:
     return str(url)
 
 
-def _sign_in_at_provider(url: str, cpf: str) -> str:
-    """The person at gov.br: the login page, their CPF; returns the address back to us."""
+def _sign_in_at_provider(url: str, cpf: str, level: str = "prata") -> str:
+    """The person at gov.br: the login page, their CPF (an account of that trust level); returns
+    the address back to us."""
     browser = requests.Session()
     response = browser.get(url, allow_redirects=False, timeout=10)
     for _ in range(10):
@@ -41,7 +42,10 @@ def _sign_in_at_provider(url: str, cpf: str) -> str:
             action = re.search(r'action="([^"]+)"', response.text)
             assert action, response.text
             response = browser.post(
-                urljoin(url, action.group(1)), data={"cpf": cpf}, allow_redirects=False, timeout=10
+                urljoin(url, action.group(1)),
+                data={"cpf": cpf, "nivel": level},
+                allow_redirects=False,
+                timeout=10,
             )
     raise AssertionError("o provedor não devolveu para o sistema")
 
@@ -138,3 +142,61 @@ def test_off_by_default_no_button_and_every_route_refuses(world: Any, settings: 
         assert client.get(path).status_code == 404
     client.force_login(world.users["atendente.recife"])
     assert client.get("/conta/govbr/vincular/").status_code == 404
+
+
+def test_a_sign_in_and_a_link_are_audited_with_the_trust_level(world: Any, govbr_settings: Any) -> None:
+    from lotacao.audit.models import AuditEvent
+
+    client = Client()
+    person = world.objects["recife"]["registry.person"]
+    _back(client, _sign_in_at_provider(_to_provider(client), person.cpf, "ouro"))
+    link = GovbrLink.objects.get(cpf=person.cpf)
+    assert link.level == "Ouro" and link.acr == "https://acesso.gov.br/confiabilidades/ouro"
+    events = AuditEvent.unscoped.filter(object_type="govbr.govbrlink", object_id=str(link.pk)).order_by("pk")
+    assert [e.action for e in events] == ["govbr.linked", "govbr.signed_in"]
+    signed_in = events.last()
+    assert signed_in is not None and signed_in.actor_id == link.user_id
+    assert signed_in.jurisdiction_id == "recife"  # the holder's agency reads it in its log
+    assert signed_in.after == {"level": "Ouro", "acr": link.acr, "amr": ["passwd"]}
+    again = Client()
+    _back(again, _sign_in_at_provider(_to_provider(again), person.cpf, "prata"))
+    last = AuditEvent.unscoped.filter(action="govbr.signed_in", object_id=str(link.pk)).order_by("pk").last()
+    assert last is not None and last.before == {"level": "Ouro", "acr": link.acr}
+    assert last.after is not None and last.after["level"] == "Prata"
+
+
+def test_below_the_minimum_trust_level_the_sign_in_is_refused_in_portuguese(
+    world: Any, govbr_settings: Any
+) -> None:
+    from lotacao.audit.models import AuditEvent
+
+    govbr_settings.LOTACAO_GOVBR_MIN_LEVEL = "prata"
+    person = world.objects["recife"]["registry.person"]
+    client = Client()
+    response = _back(client, _sign_in_at_provider(_to_provider(client), person.cpf, "bronze"))
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "Sua conta gov.br é de nível Bronze" in page and "nível Prata ou Ouro" in page
+    assert "_auth_user_id" not in client.session
+    assert not GovbrLink.objects.exists() and not AuditEvent.unscoped.filter(action__startswith="govbr.")
+    staff = Client()  # linking a signed-in account is held to the same minimum
+    staff.force_login(world.users["atendente.recife"])
+    refused = _back(
+        staff, _sign_in_at_provider(_to_provider(staff, "/conta/govbr/vincular/"), sample_cpf(5), "bronze")
+    )
+    assert refused.status_code == 403 and "nível Prata ou Ouro" in refused.content.decode()
+    assert not GovbrLink.objects.exists()
+    ok = Client()
+    response = _back(ok, _sign_in_at_provider(_to_provider(ok), person.cpf, "prata"))
+    assert response.status_code == 302 and "_auth_user_id" in ok.session
+    assert GovbrLink.objects.get(cpf=person.cpf).level == "Prata"
+
+
+def test_the_minimum_level_setting_must_name_a_level(settings: Any) -> None:
+    from lotacao.govbr import services
+
+    settings.LOTACAO_GOVBR_MIN_LEVEL = "Ouro "
+    assert services.minimum_level() == "Ouro"
+    settings.LOTACAO_GOVBR_MIN_LEVEL = "platina"
+    with pytest.raises(ValueError, match="LOTACAO_GOVBR_MIN_LEVEL"):
+        services.minimum_level()

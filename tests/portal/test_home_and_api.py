@@ -143,3 +143,54 @@ def test_a_chartering_company_reads_chartering_words_only(pe: Any, client: Any) 
     home = _text(client.get("/", follow=True).content.decode())
     assert "Meu CRC" in home and "Frota" in home and "Viagens" in home
     assert "Permissionário" not in home and "Minhas permissões" not in home
+    assert "Pedir a renovação do CRC" in home and "Comunicar um acidente ou uma ocorrência" in home
+    # the permit regime's request forms lead the company back to its chartering requests
+    for path in ("/requerimentos/", "/requerimentos/novo/permissao/", "/requerimentos/novo/vistoria/"):
+        response = client.get(path)
+        assert response.status_code == 302 and response["Location"] == "/portal/#pedidos", path
+    posted = client.post("/requerimentos/novo/renovacao/", {"permit": "1"})
+    assert posted.status_code == 302 and posted["Location"] == "/portal/#pedidos"
+
+
+def test_pernambuco_staff_pages_call_whoever_owes_a_company(pe: Any, client: Any) -> None:
+    """The charges list, the demand declarations, an incident report and a billing run of
+    Pernambuco (Lei 16.205/2017) name the chartering company "Empresa", never "Permissionário"."""
+    from django.utils import timezone
+
+    from lotacao.billing.models import BillingRun
+    from lotacao.duties import services as duties
+    from lotacao.registry.models import Vehicle
+
+    company = pe.company(name="Rodrigues Turismo")
+    charge = billing.issue_charge(
+        actor=None,
+        holder=company.holder,
+        kind="fee",
+        description="Taxa FUSP-F (teste)",
+        amount="283.15",
+        due_on=pe.today + dt.timedelta(days=10),
+        reason="teste",
+    )
+    report = duties.report_incident(
+        actor=None,
+        holder=company.holder,
+        vehicle=Vehicle.unscoped.filter(holder=company.holder).first(),
+        kind="incident",
+        occurred_at=timezone.now() - dt.timedelta(hours=2),
+        description="Pneu furado na BR-232; passageiros seguiram em outro ônibus.",
+    )
+    run = BillingRun.unscoped.create(jurisdiction=pe.jurisdiction, period=pe.today.replace(day=1), plan=[])
+    client.force_login(pe.users["gestor"])
+    pages = {
+        "cobranças": reverse("billing:charges"),
+        "declarações": reverse("billing:declarations"),
+        "ocorrência": f"/deveres/ocorrencias/{report.pk}/",
+        "faturamento": reverse("billing:run", args=[run.pk]),
+    }
+    for name, url in pages.items():
+        response = client.get(url)
+        assert response.status_code == 200, (name, response.status_code)
+        text = _text(response.content.decode())
+        assert "Permissionário" not in text, (name, text)
+        assert "Empresa" in text, (name, text)
+    assert charge.slip_code in _text(client.get(reverse("billing:charges")).content.decode())

@@ -22,6 +22,9 @@ ACTIONS: dict[str, str] = {
     "agency_value.annulled": "anulação de valor da lei",
     "api_token.created": "emissão de chave de acesso à API",
     "account.password_changed": "troca de senha pelo próprio usuário",
+    "govbr.linked": "conta vinculada ao gov.br",
+    "govbr.signed_in": "entrada pelo gov.br",
+    "govbr.confirmed": "conta gov.br confirmada",
     # an agency comes in (onboarding: setup_agency and the operator's screen)
     "agency.created": "implantação do órgão gestor",
     "agency.updated": "alteração dos dados do órgão gestor na implantação",

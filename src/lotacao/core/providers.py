@@ -167,6 +167,14 @@ declare(
     "lista de billing.ledger.debts.Debt.",
 )
 declare(
+    "interruption_periods",
+    expected=("enforcement",),
+    doc="A contagem anual das interrupções do serviço (Maricá, art. 38: até trinta dias por ano), "
+    "feita pelas autorizações prévias, pergunta os períodos de interrupção já autorizados em outro "
+    "registro (a página de interrupções da fiscalização); chamado com holder_id e exclude (o pedido "
+    "em decisão, None ou o seu número), devolve a lista de pares (início, fim).",
+)
+declare(
     "notify_holder",
     expected=("reminders",),
     doc="Os domínios avisam o permissionário de um evento do dia (requerimento decidido, reclamação "

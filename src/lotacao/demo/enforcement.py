@@ -5,9 +5,9 @@ where the law has permits, else their vehicle):
 - the judging bodies of the pack (`judging.ensure_bodies`), with members — as many as the law
   names for a collegiate body (else three), one authority for a body that decides alone — the
   president linked to the demo user `comissao.<code>`;
-- where the law fines in a fiscal unit it does not price (Maricá's UFIMA, art. 51), a
-  demonstration value of the unit (a fictitious act, never the law's value), so those fines have
-  a slip in R$;
+- where the law fines in a fiscal unit it does not price (Maricá's UFIMA, art. 51; Esteio's UFRM,
+  art. 18 and Anexo I, art. 19), a demonstration value of the unit (a fictitious act, never the
+  law's value), so those fines have a slip in R$;
 - three notices drawn up by `fiscal.<code>` through the engine (real codes of the pack; Cabo and
   Maricá by group), each served by hand:
   1. recent, served 3 days ago: its deadline is open, the holder sees "Apresentar defesa";
@@ -152,11 +152,16 @@ def _agency_groups(jurisdiction: Jurisdiction, summary: Any) -> None:
     summary.created += 1
 
 
-# The value in R$ of a fiscal unit the law fines in but does not price (Maricá's UFIMA, art. 51: the
-# municipality publishes it). A demonstration value, NOT the real UFIMA: it only lets the demo's
-# fines become payable slips; the agency types the published value in "Valores da lei".
-FISCAL_UNITS = {"marica": {"fiscal_unit.UFIMA": "4.50"}}
-FISCAL_UNITS_ACT = "Decreto de demonstração da UFIMA (valor fictício, não é o valor oficial)"
+# The value in R$ of a fiscal unit the law fines in but does not price (Maricá's UFIMA, art. 51;
+# Esteio's UFRM: the municipality publishes it). A demonstration value, NOT the real unit: it only
+# lets the demo's fines become payable slips; the agency types the published value in "Valores da
+# lei". Never in the law pack.
+FISCAL_UNITS = {"marica": {"fiscal_unit.UFIMA": "4.50"}, "esteio": {"fiscal_unit.UFRM": "5.00"}}
+FISCAL_UNITS_ACTS = {
+    "fiscal_unit.UFIMA": "Decreto de demonstração da UFIMA (valor fictício, não é o valor oficial)",
+    "fiscal_unit.UFRM": "Decreto de demonstração da UFRM (valor fictício, não é o valor oficial)",
+}
+FISCAL_UNITS_ACT = FISCAL_UNITS_ACTS["fiscal_unit.UFIMA"]
 
 
 def _fiscal_units(jurisdiction: Jurisdiction, summary: Any) -> None:
@@ -172,7 +177,7 @@ def _fiscal_units(jurisdiction: Jurisdiction, summary: Any) -> None:
             parameter=parameter,
             valid_from=pack.start,
             value=amount,
-            cite=FISCAL_UNITS_ACT,
+            cite=FISCAL_UNITS_ACTS[parameter],
             reason=REASON,
         )
         summary.created += 1

@@ -22,6 +22,7 @@ def duties_upload_name(instance: Any, filename: str) -> str:
     )
     return f"duties/{instance.jurisdiction_id}/{uuid.uuid4().hex}.{extension}"
 
+
 class IncidentReport(TenantModel):
     """An accident, or another fact that interrupts or changes the service, reported by the holder
     (or entered by staff), with the law's deadline computed by the engine."""

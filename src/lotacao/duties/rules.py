@@ -2,7 +2,8 @@
 (never by the jurisdiction's name):
 
 - `duties.incidents`: the reports the law requires ({accident, incident} → citation) and, under
-  `inspection`, the inspection the vehicle needs before operating again (Maricá art. 40, IX);
+  `inspection`, the inspection the vehicle needs before operating again (Maricá art. 40, IX;
+  Esteio Anexo II, III-11);
   `deadline.accident_report`: their deadline, counted by the engine;
 - `duties.authorizations`: the prior authorizations the law has ({kind → citation});
 - `report.<id>`: each periodic report, `{every_months, due_days}` (mostly the agency's values:

@@ -4,7 +4,8 @@ transaction (lotacao.audit.services).
 - `report_incident`: an accident or another fact, its deadline counted by the engine from the day
   it occurred (where the jurisdiction is), late when reported after it; a late report suggests the
   law's infraction to staff (work queue), and an accident where the law requires the vehicle's
-  inspection before it operates again (Maricá art. 40, IX) schedules a post-accident inspection.
+  inspection before it operates again (Maricá art. 40, IX; Esteio Anexo II, III-11) schedules a
+  post-accident inspection.
 - `request_authorization` / `decide_authorization` / `revoke_authorization` /
   `withdraw_authorization`: the register of prior authorizations, through `states`; a granted
   advertising authorization issues the law's monthly fee through billing (Recife art. 25, § 1º,
@@ -322,6 +323,37 @@ def _days_in(year: int, start: dt.date, end: dt.date) -> int:
     return max(0, (last - first).days + 1)
 
 
+def interruption_days(
+    holder_id: int,
+    starts_on: dt.date,
+    ends_on: dt.date,
+    *,
+    exclude_authorization: int | None = None,
+    exclude_request: int | None = None,
+) -> dict[int, int]:
+    """The one yearly count of a holder's interruptions of the service (Maricá art. 38: "até trinta
+    dias por ano"): per calendar year the period touches, its own days plus those already
+    authorized in either register — the prior authorizations here and the interruption requests
+    the enforcement page decides (seam `interruption_periods`). The request being decided is
+    left out of its own register's rows (`exclude_authorization` / `exclude_request`)."""
+    from lotacao.core import providers
+
+    years = range(starts_on.year, ends_on.year + 1)
+    totals = {year: _days_in(year, starts_on, ends_on) for year in years}
+    granted = Authorization.unscoped.filter(
+        holder_id=holder_id, kind=Authorization.Kind.INTERRUPTION, status=Authorization.Status.GRANTED
+    )
+    if exclude_authorization is not None:
+        granted = granted.exclude(pk=exclude_authorization)
+    periods = [(row.starts_on, row.ends_on) for row in granted]
+    for _name, provider in providers.providers("interruption_periods"):
+        periods.extend(provider(holder_id, exclude=exclude_request))
+    for first, last in periods:
+        for year in years:
+            totals[year] += _days_in(year, first, last)
+    return totals
+
+
 def _check_interruption_limit(
     holder: Holder, starts_on: dt.date, ends_on: dt.date, exclude: int | None = None
 ) -> None:
@@ -332,16 +364,7 @@ def _check_interruption_limit(
     code = holder.jurisdiction_id
     if entry(code, "quota.interruption_days", starts_on) is None:
         return
-    years = range(starts_on.year, ends_on.year + 1)
-    totals = {year: _days_in(year, starts_on, ends_on) for year in years}
-    granted = Authorization.unscoped.filter(
-        holder=holder, kind=Authorization.Kind.INTERRUPTION, status=Authorization.Status.GRANTED
-    )
-    if exclude is not None:
-        granted = granted.exclude(pk=exclude)
-    for row in granted:
-        for year in years:
-            totals[year] += _days_in(year, row.starts_on, row.ends_on)
+    totals = interruption_days(holder.pk, starts_on, ends_on, exclude_authorization=exclude)
     for year, days in totals.items():
         result = evaluate_case(
             {

@@ -10,7 +10,7 @@ class EnforcementConfig(AppConfig):
         # Answer the seams lower layers ask through (lotacao.core.providers).
         from lotacao.core import providers
         from lotacao.enforcement import queue
-        from lotacao.enforcement.sanctions import debts, effects, fine_payment, measures
+        from lotacao.enforcement.sanctions import debts, effects, fine_payment, interruptions, measures
 
         providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
         providers.provide(
@@ -21,3 +21,4 @@ class EnforcementConfig(AppConfig):
         providers.provide("work_items", "enforcement", queue.items)
         providers.provide("charge_paid", "enforcement", fine_payment.charge_paid)
         providers.provide("holder_debts", "enforcement", debts.holder_debts)
+        providers.provide("interruption_periods", "enforcement", interruptions.authorized_periods)

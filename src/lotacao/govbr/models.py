@@ -21,5 +21,12 @@ class GovbrLink(models.Model):
         verbose_name = "vínculo com o gov.br"
         verbose_name_plural = "vínculos com o gov.br"
 
+    @property
+    def jurisdiction_id(self) -> str | None:
+        """A holder's jurisdiction, so their agency reads the sign-ins in its audit log; a staff
+        member's link belongs to no single agency."""
+        account = getattr(self.user, "holder_account", None)
+        return account.holder.jurisdiction_id if account is not None else None
+
     def __str__(self) -> str:
         return f"{self.user} — gov.br ({self.level or 'nível não informado'})"

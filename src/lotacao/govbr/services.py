@@ -11,15 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from lotacao.accounts.models import HolderAccount, User
+from lotacao.audit.services import record
 from lotacao.core.validators import normalize_cpf
 from lotacao.govbr.models import GovbrLink
 
 LEVELS = {"bronze": "Bronze", "prata": "Prata", "ouro": "Ouro"}
+RANK = {label: n for n, label in enumerate(LEVELS.values(), start=1)}
 
 
 class Refused(Exception):
@@ -42,6 +45,27 @@ class Identity:
         return self.acr[:80]
 
 
+def minimum_level() -> str:
+    """The lowest gov.br trust level allowed to sign in (LOTACAO_GOVBR_MIN_LEVEL), "" for any."""
+    wanted = str(getattr(settings, "LOTACAO_GOVBR_MIN_LEVEL", "") or "").strip().lower()
+    if wanted and wanted not in LEVELS:
+        raise ValueError(f"LOTACAO_GOVBR_MIN_LEVEL must be one of {sorted(LEVELS)}, not {wanted!r}")
+    return LEVELS.get(wanted, "")
+
+
+def check_level(who: Identity) -> None:
+    """Refuse, in Portuguese, an account below the minimum trust level the agency set."""
+    wanted = minimum_level()
+    if not wanted or RANK.get(who.level, 0) >= RANK[wanted]:
+        return
+    enough = " ou ".join(label for label, n in RANK.items() if n >= RANK[wanted])
+    have = f"de nível {who.level}" if who.level in RANK else "sem nível informado"
+    raise Refused(
+        f"Sua conta gov.br é {have}; para entrar neste sistema ela precisa ser de nível {enough}. "
+        "Aumente o nível da sua conta no aplicativo ou no site gov.br e entre de novo."
+    )
+
+
 def identity(claims: dict[str, Any]) -> Identity:
     try:
         cpf = normalize_cpf(str(claims.get("sub") or ""))
@@ -53,14 +77,18 @@ def identity(claims: dict[str, Any]) -> Identity:
     )
 
 
-def _record(link: GovbrLink, who: Identity) -> None:
+def _record(link: GovbrLink, who: Identity, action: str, reason: str) -> None:
+    before = {"level": link.level, "acr": link.acr} if link.acr else None
     link.level, link.acr, link.amr, link.last_login_at = who.level, who.acr[:200], who.amr, timezone.now()
     link.save(update_fields=["level", "acr", "amr", "last_login_at"])
+    after = {"level": link.level, "acr": link.acr, "amr": link.amr}
+    record(actor=link.user, action=action, instance=link, reason=reason, before=before, after=after)
 
 
 @transaction.atomic
 def account_for(who: Identity) -> User:
     """The account this CPF signs into (linking a holder's at first use), or Refused."""
+    check_level(who)
     link = GovbrLink.objects.select_related("user").filter(cpf=who.cpf).first()
     if link is None:
         users = {
@@ -83,15 +111,19 @@ def account_for(who: Identity) -> User:
         if GovbrLink.objects.filter(user=user).exists():
             raise Refused("Esta conta já está vinculada a outro CPF no gov.br. Procure o órgão gestor.")
         link = GovbrLink.objects.create(user=user, cpf=who.cpf)
+        record(
+            actor=user, action="govbr.linked", instance=link, reason="vínculo pelo CPF na primeira entrada"
+        )
     if not link.user.is_active:
         raise Refused("Esta conta está desativada. Procure o órgão gestor.")
-    _record(link, who)
+    _record(link, who, "govbr.signed_in", "entrada pelo gov.br")
     return link.user
 
 
 @transaction.atomic
 def link_account(user: User, who: Identity) -> GovbrLink:
     """Link the signed-in account to the CPF gov.br vouched for (staff or holder)."""
+    check_level(who)
     other = GovbrLink.objects.filter(cpf=who.cpf).exclude(user=user).first()
     if other is not None:
         raise Refused(
@@ -105,5 +137,6 @@ def link_account(user: User, who: Identity) -> GovbrLink:
             link = GovbrLink.objects.create(user=user, cpf=who.cpf)
         except IntegrityError as error:
             raise Refused("Este CPF do gov.br já está vinculado a outra conta do sistema.") from error
-    _record(link, who)
+        record(actor=user, action="govbr.linked", instance=link, reason="vínculo pedido pelo próprio usuário")
+    _record(link, who, "govbr.confirmed", "conta gov.br confirmada pelo próprio usuário")
     return link

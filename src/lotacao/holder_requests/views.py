@@ -10,13 +10,15 @@ from django import forms as django_forms
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
 from lotacao.core.models import Jurisdiction
+from lotacao.core.vehicle_verdict import has_permits
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Holder, Vehicle
 
@@ -37,6 +39,14 @@ def _holder(request: HttpRequest) -> Holder:
     rows = Holder.objects.select_related("person", "company")
     holder: Holder = get_object_or_404(rows, pk=access.holder_id)
     return holder
+
+
+def _chartering_home(holder: Holder) -> HttpResponse | None:
+    """A chartering company (Pernambuco, Lei 16.205/2017) has no permit-regime requests: its CRC
+    requests and reports are on its portal home, in chartering words."""
+    if has_permits(holder.jurisdiction_id):
+        return None
+    return redirect(reverse("portal:home") + "#pedidos")
 
 
 def _clerk_codes(request: HttpRequest) -> list[str]:
@@ -60,6 +70,8 @@ class RequestList(LoginRequiredMixin, View):
         access = _access(request)
         if access is not None and access.is_holder:
             holder = _holder(request)
+            if (elsewhere := _chartering_home(holder)) is not None:
+                return elsewhere
             return render(
                 request,
                 "holder_requests/list_holder.html",
@@ -117,6 +129,13 @@ class NewRequest(LoginRequiredMixin, View):
                 "multipart": self.kind == K.DOCUMENT,
             },
         )
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        access = _access(request)
+        holder = request.user.is_authenticated and access is not None and access.is_holder
+        if holder and (elsewhere := _chartering_home(_holder(request))) is not None:
+            return elsewhere
+        return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:
         holder = _holder(request)

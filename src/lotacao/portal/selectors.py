@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 
 from lotacao.billing.ledger.debts import Debt, open_debts, payable_total
@@ -215,6 +215,16 @@ def _vehicle_deadlines(code: str, vehicles: list[Vehicle], on: dt.date) -> list[
     return found
 
 
+def holder_documents(holder: Holder) -> QuerySet[Document]:
+    """The holder's own documents: theirs as a person or company, and their vehicles'."""
+    owner = Q(vehicle__holder=holder)
+    if holder.person_id is not None:
+        owner |= Q(person_id=holder.person_id)
+    if holder.company_id is not None:
+        owner |= Q(company_id=holder.company_id)
+    return Document.unscoped.filter(owner, jurisdiction_id=holder.jurisdiction_id)
+
+
 def _document_deadlines(code: str, documents: list[Document], on: dt.date) -> list[Deadline]:
     newest: dict[tuple[str, str], Document] = {}
     for doc in documents:
@@ -299,15 +309,8 @@ def summary(holder: Holder, on: dt.date) -> Summary:
             .select_related("person", "permit")
             .order_by("person__full_name")
         )
-    owner = Q(vehicle__holder=holder)
-    if holder.person_id is not None:
-        owner |= Q(person_id=holder.person_id)
-    if holder.company_id is not None:
-        owner |= Q(company_id=holder.company_id)
     result.documents = list(
-        Document.unscoped.filter(owner, jurisdiction_id=code)
-        .select_related("vehicle")
-        .order_by("label", "-valid_until")
+        holder_documents(holder).select_related("vehicle").order_by("label", "-valid_until")
     )
     notices = list(
         InfractionNotice.unscoped.filter(holder=holder)

@@ -145,3 +145,47 @@ def test_the_screen_records_the_request_and_refuses_beyond_the_limit(world: Any,
     assert "não prevê a interrupção" not in page
     assert "somente com autorização prévia" in page and "art. 13, XXXVII; art. 14, § 2º, II" in page
     assert "/deveres/autorizacoes/nova/" in page
+
+
+def test_one_yearly_count_sees_both_registers_of_interruptions(world: Any) -> None:
+    """Maricá's 30 days a year (art. 38) are counted once: days authorized on the enforcement
+    page count against a prior authorization (lotacao.duties) and the other way round."""
+    from lotacao.duties import services as duties
+    from lotacao.duties.models import Authorization
+    from lotacao.permits.models import Permit
+    from tests import clock
+
+    place = _place(world, "marica")
+    permit, holder = place["permit"], place["holder"]
+    year = clock.today().year + 1
+    Permit.objects.filter(pk=permit.pk).update(valid_until=dt.date(year + 2, 12, 31))
+    permit.refresh_from_db()
+    first = _ask(permit, f"{year}-03-01", f"{year}-03-20")  # 20 days on the enforcement page
+    interruptions.decide(
+        actor=None, request=first, authorize=True, decided_on=clock.today(), note="Despacho 1", reason="x"
+    )
+
+    def authorization(start: str, end: str) -> Authorization:
+        return duties.request_authorization(
+            actor=None,
+            holder=holder,
+            kind="interruption",
+            starts_on=dt.date.fromisoformat(start),
+            ends_on=dt.date.fromisoformat(end),
+            purpose="Reforma do veículo.",
+        )
+
+    with pytest.raises(ValidationError, match="além do que a lei permite"):
+        authorization(f"{year}-06-01", f"{year}-06-11")  # 20 + 11 = 31
+    ten = authorization(f"{year}-06-01", f"{year}-06-10")  # 20 + 10 = 30: the limit
+    duties.decide_authorization(actor=None, authorization=ten, grant=True, reasons="ok", citation="art. 38")
+    over = _ask(permit, f"{year}-09-01", f"{year}-09-01")  # one more day on the enforcement page
+    assert over.status == Status.OVER_LIMIT and over.year_days == 31
+    # a request in decision is not counted twice against itself, in either register
+    pending = _ask(permit, f"{year + 1}-02-01", f"{year + 1}-02-25")
+    assert interruptions.check(permit, pending.starts_on, pending.ends_on, exclude=pending.pk)["total"] == 25
+    interruptions.decide(
+        actor=None, request=pending, authorize=True, decided_on=clock.today(), note="Despacho 2", reason="x"
+    )
+    with pytest.raises(ValidationError, match="além do que a lei permite"):
+        authorization(f"{year + 1}-05-01", f"{year + 1}-05-06")  # 25 + 6

@@ -24,6 +24,22 @@ def holder_word(jurisdiction_code: str) -> str:
     return "Permissionário" if has_permits(str(jurisdiction_code)) else "Empresa"
 
 
+@register.filter(name="holders_word")
+def holders_word(rows: Any, access: Any = None) -> str:
+    """The column heading over rows of whoever owes: "Empresa" when every row (or, with no rows,
+    every jurisdiction of the signed-in staff) regulates chartering, "Permissionário ou empresa"
+    when both regimes are listed, "Permissionário" otherwise."""
+    codes = {str(getattr(row, "jurisdiction_id", "") or "") for row in rows or []} - {""}
+    if not codes and access is not None:
+        codes = {str(code) for code in (getattr(access, "roles", None) or {})}
+    words = {holder_word(code) for code in codes}
+    if words == {"Empresa"}:
+        return "Empresa"
+    if len(words) > 1:
+        return "Permissionário ou empresa"
+    return "Permissionário"
+
+
 @register.filter(name="get_item")
 def get_item(mapping: Any, key: Any) -> Any:
     """`mapping[key]` or None (a template cannot index a dict by a variable)."""

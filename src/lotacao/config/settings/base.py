@@ -336,3 +336,5 @@ LOTACAO_GOVBR_CLIENT_ID = os.environ.get("LOTACAO_GOVBR_CLIENT_ID", "")
 LOTACAO_GOVBR_CLIENT_SECRET = os.environ.get("LOTACAO_GOVBR_CLIENT_SECRET", "")
 LOTACAO_GOVBR_SCOPES = os.environ.get("LOTACAO_GOVBR_SCOPES", "openid email profile govbr_confiabilidades")
 LOTACAO_GOVBR_TIMEOUT = int(os.environ.get("LOTACAO_GOVBR_TIMEOUT", "10"))
+# The lowest gov.br trust level (acr: bronze, prata, ouro) allowed to sign in; empty for any.
+LOTACAO_GOVBR_MIN_LEVEL = os.environ.get("LOTACAO_GOVBR_MIN_LEVEL", "")

@@ -47,23 +47,20 @@ def allowed_by_law(permit: Permit, on: dt.date) -> bool:
     return found is not None and found.status == "value"
 
 
-def _days_in(year: int, start: dt.date, end: dt.date) -> int:
-    first, last = max(start, dt.date(year, 1, 1)), min(end, dt.date(year, 12, 31))
-    return max(0, (last - first).days + 1)
-
-
 def year_totals(permit: Permit, start: dt.date, end: dt.date, exclude: int | None = None) -> dict[int, int]:
-    """Days of interruption per calendar year the period touches: those already authorized plus
-    the period's own."""
-    years = range(start.year, end.year + 1)
-    totals = {year: _days_in(year, start, end) for year in years}
-    rows = InterruptionRequest.unscoped.filter(permit=permit, status__in=list(COUNTED))
+    """Days of interruption per calendar year the period touches: the period's own plus those of
+    the holder already authorized here or as prior authorizations (lotacao.duties) — one count."""
+    from lotacao.duties.services import interruption_days
+
+    return interruption_days(permit.holder_id, start, end, exclude_request=exclude)
+
+
+def authorized_periods(holder_id: int, exclude: int | None = None) -> list[tuple[dt.date, dt.date]]:
+    """The seam `interruption_periods`: the holder's interruptions authorized on this page."""
+    rows = InterruptionRequest.unscoped.filter(permit__holder_id=holder_id, status__in=list(COUNTED))
     if exclude is not None:
         rows = rows.exclude(pk=exclude)
-    for row in rows:
-        for year in years:
-            totals[year] += _days_in(year, row.starts_on, row.ends_on)
-    return totals
+    return [(row.starts_on, row.ends_on) for row in rows]
 
 
 def check(permit: Permit, start: dt.date, end: dt.date, exclude: int | None = None) -> dict[str, Any]:
