@@ -69,6 +69,8 @@ def plate_verdict(records: list[dict[str, Any]]) -> tuple[bool, list[str]]:
         name = record.get("jurisdiction_name") or record.get("jurisdiction")
         reasons.extend(f"{name}: {text}" if several else text for text in own)
     return False, reasons
+
+
 PERMIT_REGIME = "permit.term"
 
 

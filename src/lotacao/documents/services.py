@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.uploads import check_content
 from lotacao.documents import permissions
 from lotacao.documents.models import Document, SensitiveAccess
@@ -141,7 +141,7 @@ def review_document(
     document = Document.unscoped.select_for_update().get(pk=document.pk)
     if document.status != Document.Status.PENDING:
         raise ValidationError(
-            f"Este documento já foi analisado ({document.get_status_display().lower()})."
+            f"Este documento já foi analisado ({lower_first(document.get_status_display())})."
         )
     reason = (reason or "").strip()
     if not accepted and not reason:
@@ -179,4 +179,3 @@ def open_document(*, user: Any, access: Any, document: Document, channel: str = 
             jurisdiction_id=document.jurisdiction_id, document=document, user=user, channel=channel
         )
     return document.file.open("rb")
-

@@ -19,6 +19,7 @@ from lotacao.audit.services import SYSTEM, create_audited, snapshot, update_audi
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.runs.models import BillingRun
 from lotacao.billing.runs.planner import Plan, build_plan
+from lotacao.core.formats import lower_first
 from lotacao.core.models import Jurisdiction
 
 BATCH = 2000
@@ -47,7 +48,7 @@ def approve(*, actor: Any, run: BillingRun, reason: str) -> BillingRun:
     if run.status == BillingRun.Status.REFUSED:
         raise ValidationError("Simulação recusada: informe os valores que faltam e simule de novo.")
     if run.status != BillingRun.Status.PLANNED:
-        raise ValidationError(f"Este faturamento já está {run.get_status_display().lower()}.")
+        raise ValidationError(f"Este faturamento já está {lower_first(run.get_status_display())}.")
     return update_audited(
         actor=actor,
         instance=run,
