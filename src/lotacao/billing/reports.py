@@ -18,6 +18,7 @@ from django.views import View
 
 from lotacao.audit import exports as audited_exports
 from lotacao.billing import lawdata, permissions
+from lotacao.core.charts import ISSUED, OVERDUE, PAID
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.viewkit import jurisdictions, today
 from lotacao.core import exports
@@ -114,5 +115,6 @@ class FundReport(LoginRequiredMixin, View):
                 "rows": _bars(rows),
                 "cites": [c for c in cites.values() if c],
                 "export_links": exports.links(request),
+                "colours": {"issued": ISSUED, "paid": PAID, "overdue": OVERDUE},
             },
         )
