@@ -18,10 +18,10 @@ from django.views import View
 
 from lotacao.audit import exports as audited_exports
 from lotacao.billing import lawdata, permissions
-from lotacao.core.charts import ISSUED, OVERDUE, PAID
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.viewkit import jurisdictions, today
 from lotacao.core import exports
+from lotacao.core.charts import ISSUED, OVERDUE, PAID
 from lotacao.core.exports import Column
 from lotacao.core.formats import brl
 from lotacao.core.models import Jurisdiction
