@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from lotacao.audit import actions
+from lotacao.audit import actions, separation
 from lotacao.audit.models import AuditEvent
 from lotacao.audit.services import SYSTEM, create_audited, snapshot, update_audited
 from lotacao.billing.ledger.models import Charge
@@ -42,8 +42,19 @@ def simulate(*, actor: Any, jurisdiction: Jurisdiction, period: dt.date, reason:
     return create_audited(actor=actor, instance=run, reason=reason, action="billing_run.planned")
 
 
-@transaction.atomic
 def approve(*, actor: Any, run: BillingRun, reason: str) -> BillingRun:
+    """The manager's approval; where the agency separates the steps (its setting, on by default),
+    by someone other than who simulated — the refusal is audited."""
+    separation.check(act="billing_run.approve", actor=actor, first_id=_created_by(run), instance=run)
+    return _approve(actor=actor, run=run, reason=reason)
+
+
+def _created_by(run: BillingRun) -> int | None:
+    return BillingRun.unscoped.filter(pk=run.pk).values_list("created_by_id", flat=True).first()
+
+
+@transaction.atomic
+def _approve(*, actor: Any, run: BillingRun, reason: str) -> BillingRun:
     run = BillingRun.unscoped.select_for_update().get(pk=run.pk)
     if run.status == BillingRun.Status.REFUSED:
         raise ValidationError("Simulação recusada: informe os valores que faltam e simule de novo.")
