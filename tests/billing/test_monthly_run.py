@@ -13,6 +13,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
+from lotacao.accounts.models import StaffMembership, User
 from lotacao.audit.models import AuditEvent
 from lotacao.billing.fares.services import set_fare
 from lotacao.billing.ledger.models import Charge
@@ -125,7 +126,10 @@ def test_manager_flow_simulate_approve_execute_and_resume(world: Any, agency: An
     assert run.status == BillingRun.Status.PLANNED and len(run.plan) == 1
     with pytest.raises(ValidationError, match="aprovado"):
         runs.execute(actor=None, run=run, reason="sem aprovação")
-    run = runs.approve(actor=world.users["gestor.recife"], run=run, reason="conferido")
+    # another manager approves (who simulated may not: separation of duties, on by default)
+    second = User.objects.create_user("gestora2.recife", password="senha-de-teste-123")
+    StaffMembership.objects.create(user=second, jurisdiction=jurisdiction, role="gestor")
+    run = runs.approve(actor=second, run=run, reason="conferido")
     # a crash after the charges were written but before the run was closed: resuming makes nothing twice
     BillingRun.objects.filter(pk=run.pk).update(status=BillingRun.Status.RUNNING)
     runs._create_batch(None, run, run.plan, "lote anterior à queda")

@@ -70,7 +70,7 @@ def test_clerk_enrols_a_holder_and_bad_dates_are_refused(world: Any, client: Any
 def test_manager_simulates_approves_and_executes_on_screen(
     world: Any, client: Any, place: Any, new_holder: Any
 ) -> None:
-    from lotacao.accounts.models import StaffMembership
+    from lotacao.accounts.models import StaffMembership, User
     from lotacao.billing.ledger.services import open_account
 
     pe = place("pernambuco")
@@ -84,7 +84,15 @@ def test_manager_simulates_approves_and_executes_on_screen(
     run = BillingRun.objects.get()
     assert response.status_code == 302 and run.status == "simulado"
     assert "R$\xa080,90" in client.get(reverse("billing:run", args=[run.pk])).content.decode()
+    # who simulated does not approve (separation of duties, on by default): another manager does
     client.post(reverse("billing:run", args=[run.pk]), {"aprovar": "1"})
+    run.refresh_from_db()
+    assert run.status == "simulado"
+    second = User.objects.create_user("gestora2.pernambuco", password="senha-de-teste-123")
+    StaffMembership.objects.create(user=second, jurisdiction=pe, role="gestor")
+    client.force_login(second)
+    client.post(reverse("billing:run", args=[run.pk]), {"aprovar": "1"})
+    client.force_login(world.users["gestor.recife"])
     client.post(reverse("billing:run", args=[run.pk]), {"executar": "1"})
     run.refresh_from_db()
     assert run.status == "concluido" and Charge.objects.get(holder=company).amount == Decimal("80.90")

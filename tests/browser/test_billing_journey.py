@@ -100,6 +100,16 @@ def test_run_pay_by_pix_import_statement_clearance_turns_green(
         page.click("main form button[type=submit]")
     body = page.inner_text("main")
     assert "Simulado" in body and "R$\xa01.600,00" in body and "art. 25, § 1º, I" in body, body
+    # who simulated may not approve (separation of duties): the button says why; another manager approves
+    assert page.is_disabled("button[name=aprovar]") and "outro gestor" in page.inner_text("#approve-blocked")
+    from lotacao.accounts.models import StaffMembership, User
+
+    second = User.objects.create_user("gestora2.recife", password="senha-de-teste-123")
+    StaffMembership.objects.create(user=second, jurisdiction_id="recife", role="gestor")
+    run_url = page.url
+    page.context.clear_cookies()
+    sign_in(page, "gestora2.recife")
+    page.goto(run_url)
     with page.expect_navigation():
         page.click("button[name=aprovar]")
     assert "Aprovado pelo gestor" in page.inner_text("#situacao")

@@ -178,7 +178,7 @@ def test_the_manager_dashboard_shows_charts_with_their_tables(
         # it says there is nothing to draw).
         assert chart.locator("table.chart-table").count() + chart.locator(".chart-empty").count() == 1
     assert (
-        page.locator("svg.chart-svg[aria-hidden=true]").count() == page.locator("table.chart-table").count()
+        page.locator(".chart-drawing[aria-hidden=true]").count() == page.locator("table.chart-table").count()
     )
     shot(page, "gestor-dashboard-desktop")
     sign_in(phone, "gestor.recife")

@@ -148,7 +148,7 @@ def test_manager_home_has_every_chart_with_its_table_and_others_none(demo: None,
         "Arrecadação e inadimplência por destinação (R$)",
     ):
         assert title in body, title
-    assert body.count('aria-hidden="true" focusable="false" class="chart-svg"') == body.count(
+    assert body.count('class="chart-drawing" aria-hidden="true"') == body.count(
         'class="chart-table"'
     )
     # A permits-by-status figure opens the list filtered to that status.

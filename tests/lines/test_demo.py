@@ -34,6 +34,26 @@ def test_the_demo_has_lines_orders_drafts_and_bus_networks(db: Any, tmp_path: Pa
         found = notices(feed, folder)
         assert {c: n for c, (severity, n) in found.items() if severity == "ERROR"} == {}, (code, found)
     assert not Line.objects.filter(jurisdiction_id="pernambuco").exists()
+    # Names a rider of each city would recognise (issue 24, defect 12): the drafted L-300 had
+    # origin "Bairro", destination "Centro" and stops "Terminal de origem/destino".
+    draft = LineVersion.objects.get(line__jurisdiction_id="recife", line__code="L-300", status="draft")
+    assert (draft.origin, draft.destination) == ("Jardim São Paulo", "Afogados")
+    stops = [s.name for s in selectors.stops_of(draft)]
+    assert stops[0] == "Terminal Jardim São Paulo" and stops[-1] == "Terminal Afogados"
+    assert not LineVersion.objects.filter(origin="Bairro").exists()
+    generic = {"Terminal de origem", "Terminal de destino", "Parada do Mercado", "Parada da Escola"}
+    for code in MUNICIPAL:
+        names = {
+            s.name
+            for v in LineVersion.objects.filter(line__jurisdiction_id=code)
+            for s in selectors.stops_of(v)
+        }
+        assert not names & generic, (code, names & generic)
+    assert not {s.name for s in selectors.stops_of(draft)} & {
+        s.name
+        for v in LineVersion.objects.filter(line__jurisdiction_id="marica")
+        for s in selectors.stops_of(v)
+    }
     assert Place.objects.filter(jurisdiction_id="marica").exists()
     kinds = {(i.jurisdiction_id, i.kind) for i in queue.items(today, 30)}
     assert ("marica", "lines.reaward") in kinds and ("esteio", "lines.unused") in kinds

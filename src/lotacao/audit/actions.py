@@ -20,6 +20,7 @@ ACTIONS: dict[str, str] = {
     # registries and accounts
     "agency_value.created": "registro de valor da lei",
     "agency_value.annulled": "anulação de valor da lei",
+    "separation_of_duties.refused": "recusa: a segunda etapa cabe a outra pessoa (separação de funções)",
     "api_token.created": "emissão de chave de acesso à API",
     "account.password_changed": "troca de senha pelo próprio usuário",
     "govbr.linked": "conta vinculada ao gov.br",

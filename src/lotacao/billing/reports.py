@@ -21,6 +21,7 @@ from lotacao.billing import lawdata, permissions
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.viewkit import jurisdictions, today
 from lotacao.core import exports
+from lotacao.core.charts import ISSUED, OVERDUE, PAID
 from lotacao.core.exports import Column
 from lotacao.core.formats import brl
 from lotacao.core.models import Jurisdiction
@@ -114,5 +115,6 @@ class FundReport(LoginRequiredMixin, View):
                 "rows": _bars(rows),
                 "cites": [c for c in cites.values() if c],
                 "export_links": exports.links(request),
+                "colours": {"issued": ISSUED, "paid": PAID, "overdue": OVERDUE},
             },
         )

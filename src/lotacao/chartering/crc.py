@@ -19,6 +19,7 @@ from lotacao.audit.services import create_audited, record, update_audited
 from lotacao.chartering import fees, rules
 from lotacao.chartering.models import CharteringCompany, Crc, CrcApplication, FleetVehicle, Sanction
 from lotacao.chartering.status import crc_state, current_crc
+from lotacao.core.formats import lower_first
 from lotacao.documents.rules import requirements
 from lotacao.documents.selectors import document_check
 from lotacao.inspections import selectors as inspections_selectors
@@ -223,7 +224,7 @@ def notify_deficiency(
     day = _today(on)
     application = CrcApplication.unscoped.select_for_update().get(pk=application.pk)
     if application.status != CrcApplication.Status.FILED:
-        raise ValidationError(f"O requerimento está {application.get_status_display().lower()}.")
+        raise ValidationError(f"O requerimento está {lower_first(application.get_status_display())}.")
     if not missing.strip():
         raise ValidationError("Diga quais documentos faltam ou precisam ser corrigidos.")
     due = rules.deadline(application.jurisdiction_id, "crc_complement", day)
@@ -272,7 +273,7 @@ def refuse_application(
 ) -> CrcApplication:
     application = CrcApplication.unscoped.select_for_update().get(pk=application.pk)
     if application.status not in CrcApplication.OPEN:
-        raise ValidationError(f"O requerimento está {application.get_status_display().lower()}.")
+        raise ValidationError(f"O requerimento está {lower_first(application.get_status_display())}.")
     if not reason.strip():
         raise ValidationError("Informe os motivos do indeferimento.")
     return update_audited(
@@ -340,7 +341,7 @@ def issue_crc(*, actor: Any, application: CrcApplication, reason: str, on: dt.da
     day = _today(on)
     application = CrcApplication.unscoped.select_for_update().select_related("company").get(pk=application.pk)
     if application.status != CrcApplication.Status.FILED:
-        raise ValidationError(f"O requerimento está {application.get_status_display().lower()}.")
+        raise ValidationError(f"O requerimento está {lower_first(application.get_status_display())}.")
     company = application.company
     code = company.jurisdiction_id
     _refuse_during_sanction(company, application, day)

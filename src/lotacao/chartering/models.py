@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from lotacao.core.formats import lower_first
 from lotacao.core.tenancy import TenantModel
 from lotacao.registry.models import Company
 
@@ -178,7 +179,7 @@ class FleetVehicle(TenantModel):
         ]
 
     def __str__(self) -> str:
-        return f"{self.vehicle} — {self.get_tenure_display().lower()}"
+        return f"{self.vehicle} — {lower_first(self.get_tenure_display())}"
 
     @property
     def leased(self) -> bool:

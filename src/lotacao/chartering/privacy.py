@@ -9,6 +9,7 @@ its passenger count, and writes one audit event per trip.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -37,6 +38,21 @@ def open_list(*, user: Any, access: Any, trip: Trip, channel: str = "tela") -> l
         reason=f"Consulta da lista de passageiros ({channel}): {trip.passenger_count} nomes",
     )
     return list(Passenger.unscoped.filter(trip=trip).order_by("position"))
+
+
+def _folded(text: str) -> str:
+    """Lower case without accents and separators: "José" finds "JOSE", "123.456" finds "123456"."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
+    return "".join(ch for ch in plain if ch.isalnum() or ch == " ")
+
+
+def search(passengers: list[Passenger], query: str) -> list[Passenger]:
+    """The passengers whose name or document holds every word of `query` (accents, case and
+    punctuation ignored) — the inspector checking one person against a list of 40 on a phone."""
+    words = _folded(query).split()
+    if not words:
+        return passengers
+    return [p for p in passengers if all(w in _folded(f"{p.name} {p.document}") for w in words)]
 
 
 def retention(code: str, on: dt.date) -> dict[str, int] | None:

@@ -20,6 +20,7 @@ from lotacao.audit.services import create_audited, update_audited
 from lotacao.chartering import fees, rules
 from lotacao.chartering.models import CharteringCompany, Crc, Sanction, Trip
 from lotacao.chartering.status import crc_state
+from lotacao.core.formats import lower_first
 
 LABEL = {"suspension": "suspensão", "cancellation": "cancelamento", "revocation": "cassação"}
 
@@ -126,7 +127,7 @@ def apply_sanction(
         raise ValidationError(f"Não há CRC a sancionar: {state.reasons[0] if state.reasons else 'sem CRC'}")
     if state.sanction is not None:
         raise ValidationError(
-            f"Já há {state.sanction.get_kind_display().lower()} em vigor até {rules.pt(state.sanction.ends_on)}: "  # noqa: E501
+            f"Já há {lower_first(state.sanction.get_kind_display())} em vigor até {rules.pt(state.sanction.ends_on)}: "  # noqa: E501
             f"a reincidência durante a sanção majora o prazo ({rules.cite(company.jurisdiction_id, 'art. 31')})."  # noqa: E501
         )
     sanction = Sanction(
@@ -148,7 +149,9 @@ def confirm_proposal(
     """The manager confirms a proposal (late renewal → cancellation; another modality → cassação)."""
     sanction = Sanction.unscoped.select_for_update().get(pk=sanction.pk)
     if sanction.status != Sanction.Status.PROPOSED:
-        raise ValidationError(f"Esta sanção não é uma proposta ({sanction.get_status_display().lower()}).")
+        raise ValidationError(
+            f"Esta sanção não é uma proposta ({lower_first(sanction.get_status_display())})."
+        )
     state = crc_state(sanction.company, starts_on, crc=sanction.crc)
     if state.status in ("revoked", "cancelled"):
         raise ValidationError(f"O CRC já não está em vigor: {state.reasons[0]}")

@@ -19,6 +19,7 @@ from lotacao.chartering.fleet import company_modalities
 from lotacao.chartering.models import CharteringCompany, Crc, CrcApplication, FleetVehicle, Sanction, Trip
 from lotacao.chartering.status import crc_state, no_crc, states
 from lotacao.core.bulk import among
+from lotacao.core.formats import lower_first
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import selectors as inspections_selectors
 from lotacao.registry.models import Vehicle
@@ -80,7 +81,8 @@ def offered_notices(
             offers.append(
                 {
                     "code": "IV-d",
-                    "reason": f"Viagem em automóvel de 7 lugares sem autorização da EPTI ({trip.get_status_display().lower()}).",  # noqa: E501
+                    "reason": "Viagem em automóvel de 7 lugares sem autorização da EPTI "
+                    f"({lower_first(trip.get_status_display())}).",
                 }
             )
         if trip.passenger_count:
@@ -98,6 +100,24 @@ def offered_notices(
     return unique
 
 
+# Offers that are the inspector's to verify on the spot (an unlisted passenger), not a finding.
+CONDITIONAL_OFFERS = frozenset({"II-f"})
+
+
+def verdict(state: Any, offers: list[dict[str, str]]) -> dict[str, Any]:
+    """The road check's one headline: green only when the CRC allows operating AND nothing else
+    found today (no traffic authorization missing, no trip without authorization, no silent tracker).
+    """
+    findings = [o["reason"] for o in offers if o["code"] not in CONDITIONAL_OFFERS]
+    if state is None:
+        return {"ok": False, "headline": "FORA DO FRETAMENTO", "findings": findings}
+    if not state.may_operate:
+        return {"ok": False, "headline": f"CRC {str(state.label).upper()}", "findings": findings}
+    if findings:
+        return {"ok": False, "headline": "CRC VÁLIDO, MAS COM IRREGULARIDADE", "findings": findings}
+    return {"ok": True, "headline": "CRC VÁLIDO", "findings": []}
+
+
 def road_check(vehicle: Vehicle, on: dt.date) -> dict[str, Any]:
     """What the inspector on the road sees for a plate: company, CRC, modality, traffic
     authorization, insurance, tracker, today's trips (the passengers are opened separately,
@@ -109,6 +129,7 @@ def road_check(vehicle: Vehicle, on: dt.date) -> dict[str, Any]:
     seal = inspections_selectors.current_seal(vehicle, on)
     insurance = inspections_selectors.current_insurance(vehicle, on)
     minutes = tracking.silence_minutes(vehicle.jurisdiction_id, on)
+    offers = offered_notices(vehicle, entry, state, trips, on)
     return {
         "vehicle": vehicle,
         "entry": entry,
@@ -120,7 +141,8 @@ def road_check(vehicle: Vehicle, on: dt.date) -> dict[str, Any]:
         "trips": trips,
         "silent": tracking.is_silent(entry, timezone.now(), minutes) if entry is not None else None,
         "silence_minutes": minutes,
-        "offers": offered_notices(vehicle, entry, state, trips, on),
+        "offers": offers,
+        "verdict": verdict(state, offers),
         "wait_hours": rules.value(vehicle.jurisdiction_id, "chartering.replacement_wait", on),
     }
 
@@ -145,9 +167,9 @@ def notice_prefill(
     lines = [NOTICE_TEXT.get(infraction_code, "")]
     if trip is not None:
         lines.append(
-            f"Viagem de {rules.modality_label(vehicle.jurisdiction_id, trip.modality, day).lower()} "
+            f"Viagem de {lower_first(rules.modality_label(vehicle.jurisdiction_id, trip.modality, day))} "
             f"{trip.origin} — {trip.destination}, partida {timezone.localtime(trip.departs_at):%d/%m/%Y %H:%M}, "  # noqa: E501
-            f"manifesto {trip.token}; situação: {trip.get_status_display().lower()}; "
+            f"manifesto {trip.token}; situação: {lower_first(trip.get_status_display())}; "
             f"{trip.passenger_count} passageiros na lista."
         )
     return {

@@ -18,6 +18,7 @@ from lotacao.chartering import rules
 from lotacao.chartering.fleet import vehicle_check
 from lotacao.chartering.models import CharteringCompany, Crc, FleetVehicle, Passenger, Sanction, Trip
 from lotacao.chartering.status import crc_state, states
+from lotacao.core.formats import lower_first
 from lotacao.core.validators import normalize_cnpj
 from lotacao.inspections import selectors as inspections_selectors
 from lotacao.registry.models import Company, Vehicle
@@ -269,7 +270,9 @@ def decide_authorization(*, actor: Any, trip: Trip, granted: bool, reasons: str)
     """The EPTI grants or refuses a 7-seat car's trip, with reasons (art. 21, IV, f)."""
     trip = Trip.unscoped.select_for_update().get(pk=trip.pk)
     if trip.status != Trip.Status.AWAITING:
-        raise ValidationError(f"Esta viagem não aguarda autorização ({trip.get_status_display().lower()}).")
+        raise ValidationError(
+            f"Esta viagem não aguarda autorização ({lower_first(trip.get_status_display())})."
+        )
     if not reasons.strip():
         raise ValidationError("Informe os motivos da decisão.")
     cite = rules.citation(trip.jurisdiction_id, "chartering.car7_trip_authorization", timezone.localdate())
@@ -292,7 +295,7 @@ def decide_authorization(*, actor: Any, trip: Trip, granted: bool, reasons: str)
 def cancel_trip(*, actor: Any, trip: Trip, reason: str) -> Trip:
     trip = Trip.unscoped.select_for_update().get(pk=trip.pk)
     if trip.status not in Trip.LIVE:
-        raise ValidationError(f"A viagem está {trip.get_status_display().lower()}.")
+        raise ValidationError(f"A viagem está {lower_first(trip.get_status_display())}.")
     if not reason.strip():
         raise ValidationError("Informe o motivo do cancelamento.")
     return update_audited(

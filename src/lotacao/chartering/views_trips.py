@@ -258,8 +258,10 @@ class TripDetail(ObjectView):
         trip = self.get_object(pk)
         access = access_of(request)
         passengers = None
+        query = request.GET.get("busca", "").strip()[:100]
         if permissions.can_see_passengers(access, trip.company) and request.GET.get("lista") == "1":
             passengers = privacy.open_list(user=request.user, access=access, trip=trip)
+        found = privacy.search(passengers, query) if passengers is not None else None
         today = timezone.localdate()
         context = {
             "title": str(trip),
@@ -267,7 +269,9 @@ class TripDetail(ObjectView):
             "modality": rules.modality_label(trip.jurisdiction_id, trip.modality, today)
             if rules.regulates_chartering(trip.jurisdiction_id)
             else trip.modality,
-            "passengers": passengers,
+            "passengers": found,
+            "passenger_total": len(passengers) if passengers is not None else 0,
+            "query": query,
             "can_see_passengers": permissions.can_see_passengers(access, trip.company),
             "can_decide": permissions.can_review(access, trip.jurisdiction_id)
             and trip.status == Trip.Status.AWAITING,

@@ -37,3 +37,16 @@ def br_number(value: Decimal | int | str | None) -> str:
     if value is None or value == "":
         return "—"
     return str(format_decimal(Decimal(str(value)), locale=LOCALE))
+
+
+def lower_first(text: object) -> str:
+    """A label put inside a sentence: its first letter in lower case, acronyms kept ("Aguardando
+    autorização da EPTI" -> "aguardando autorização da EPTI"; "CRC suspenso" stays). `str.lower()`
+    on a label turned EPTI, CRC, CNH or PIX into "epti", "crc", "cnh", "pix"."""
+    value = str(text)
+    if not value:
+        return value
+    first = value.split(" ", 1)[0]
+    if len(first) > 1 and first[:2].isupper():
+        return value
+    return value[:1].lower() + value[1:]

@@ -37,6 +37,17 @@ class Jurisdiction(models.Model):
     ombudsman_phone = models.CharField("telefone da ouvidoria", max_length=40, blank=True)
     ombudsman_email = models.EmailField("e-mail da ouvidoria", blank=True)
     ombudsman_url = models.URLField("página da ouvidoria", blank=True)
+    # Separation of duties: where an act has two steps, two different people take them.
+    separate_billing_steps = models.BooleanField(
+        "faturamento: quem aprova não é quem simulou",
+        default=True,
+        help_text="A aprovação do faturamento mensal exige um servidor diferente do que o simulou.",
+    )
+    separate_document_review = models.BooleanField(
+        "documentos: quem analisa não é quem recebeu",
+        default=True,
+        help_text="A análise de um documento exige um servidor diferente do que o recebeu no balcão.",
+    )
 
     jurisdiction_path: ClassVar[str] = "code"
     holder_path: ClassVar[str | None] = "*"

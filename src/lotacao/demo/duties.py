@@ -11,6 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from lotacao.accounts.models import HolderAccount
+from lotacao.core.formats import lower_first
 from lotacao.core.law import pack_for
 from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.demo.base import REASON
@@ -118,7 +119,7 @@ def _authorizations(jurisdiction: Jurisdiction, holder: Any, vehicle: Vehicle, t
             kind=kind,
             starts_on=today + dt.timedelta(days=start),
             ends_on=today + dt.timedelta(days=start + days),
-            purpose="Pedido de demonstração: " + Authorization.Kind(kind).label.lower() + ".",
+            purpose="Pedido de demonstração: " + lower_first(Authorization.Kind(kind).label) + ".",
             reason=REASON,
             today=today,
         )

@@ -63,6 +63,54 @@ DRAFT_NAMES = {
     "M-30": "Inoã — Centro",
 }
 REGIONS = {"M-10": "Itaipuaçu", "M-20": "Ponta Negra", "M-30": "Inoã"}
+# Each demo line's three stops between its terminals, named as the city names those places
+# (a market, an avenue, a square), in the order the line runs from its origin.
+STOP_NAMES: dict[str, tuple[str, str, str]] = {
+    "L-101": ("Mercado de Casa Amarela", "Estrada do Arraial", "Praça do Derby"),
+    "L-205": ("UR-1 do Ibura", "Avenida Mascarenhas de Morais", "Rua da Imperatriz"),
+    "L-300": ("Praça do Jardim São Paulo", "Avenida Recife", "Mercado de Afogados"),
+    "C-01": ("Mercado de Ponte dos Carvalhos", "BR-101, Charneca", "Praça da Matriz do Cabo"),
+    "C-02": ("Praia de Gaibu", "PE-028, Enseada dos Corais", "Praça da Matriz do Cabo"),
+    "C-03": ("Escola de Charnequinha", "Avenida Presidente Vargas", "Praça da Matriz do Cabo"),
+    "A-1": ("Estação Esteio do Trensurb", "Avenida Presidente Vargas", "Praça do Parque Amador"),
+    "A-2": ("Estação Esteio do Trensurb", "Avenida Padre Claret", "Escola do Novo Esteio"),
+    "A-3": ("Praça da Vila Pedreira", "Avenida Padre Claret", "Estação Esteio do Trensurb"),
+    "M-10": (
+        "Avenida Carlos Marighella",
+        "Rodovia Amaral Peixoto, Flamengo",
+        "Praça Orlando de Barros Pimentel",
+    ),
+    "M-20": ("Farol de Ponta Negra", "Rodovia Amaral Peixoto, Bambuí", "Praça Orlando de Barros Pimentel"),
+    "M-30": ("Mercado de Inoã", "Rodovia Amaral Peixoto, Inoã", "Praça Orlando de Barros Pimentel"),
+}
+
+
+# The bus network's three routes in each city (the GTFS the lines are checked against).
+BUS_ROUTE_NAMES: dict[str, tuple[str, str, str]] = {
+    "recife": (
+        "Derby — Terminal Integrado Joana Bezerra",
+        "Ibura — Shopping Recife",
+        "Circular da Boa Vista",
+    ),
+    "cabo": (
+        "Centro — Terminal Integrado do Cabo",
+        "Gaibu — Ponte dos Carvalhos",
+        "Circular do Centro do Cabo",
+    ),
+    "esteio": ("Centro — Estação Esteio", "Novo Esteio — Parque Amador", "Circular do Centro de Esteio"),
+    "marica": ("Centro — Itaipuaçu pela RJ-106", "Ponta Negra — Centro", "Circular do Centro de Maricá"),
+}
+
+
+def ends_of(line: Line) -> tuple[str, str]:
+    """The line's origin and destination: its own, or read from its name ("Jardim São Paulo —
+    Afogados"; Esteio's "Autolotação Vila Pedreira — Centro")."""
+    if line.origin and line.destination:
+        return line.origin, line.destination
+    first, _, last = line.name.removeprefix("Autolotação ").partition(" — ")
+    return line.origin or first.strip(), line.destination or last.strip()
+
+
 # The municipal holidays (the laws fix none) and the open data's contact are the agency's values.
 AGENCY_VALUES: dict[str, dict[str, Any]] = {
     "recife": {
@@ -88,7 +136,7 @@ AGENCY_VALUES: dict[str, dict[str, Any]] = {
     },
 }
 SPEED_KMH = 18  # the demo's commercial speed of a van in town, stops included
-ACCESSIBLE = {"Parada da Escola": "yes", "Parada do Mercado": "no"}  # recorded for two stops
+# Wheelchair access is recorded for two stops of each line (the first: no; the middle: yes).
 
 
 def at(a: Point, b: Point, f: float, metres_left: float = 0.0) -> Point:
@@ -165,28 +213,15 @@ def _version(line: Line, ends: tuple[Point, Point], since: dt.date, *, approve: 
     a, b = ends
     code = line.jurisdiction_id
     temporal = code == "recife" and line.code == "L-205"  # the demo's night line
+    origin, destination = ends_of(line)
+    first, middle, last = STOP_NAMES[line.code]
     stops = [
+        {"name": TERMINAL_NAMES.get(a, f"Terminal {origin}"), "lon": a[0], "lat": a[1], "kind": "terminal"},
+        {"name": first, "lon": at(a, b, 0.15)[0], "lat": at(a, b, 0.15)[1], "wheelchair": "no"},
+        {"name": middle, "lon": along(a, b, 0.5, 20)[0], "lat": along(a, b, 0.5, 20)[1], "wheelchair": "yes"},
+        {"name": last, "lon": at(a, b, 0.85)[0], "lat": at(a, b, 0.85)[1]},
         {
-            "name": TERMINAL_NAMES.get(a, f"Terminal {line.origin or 'de origem'}"),
-            "lon": a[0],
-            "lat": a[1],
-            "kind": "terminal",
-        },
-        {
-            "name": "Parada do Mercado",
-            "lon": at(a, b, 0.15)[0],
-            "lat": at(a, b, 0.15)[1],
-            "wheelchair": ACCESSIBLE["Parada do Mercado"],
-        },
-        {
-            "name": "Parada da Escola",
-            "lon": along(a, b, 0.5, 20)[0],
-            "lat": along(a, b, 0.5, 20)[1],
-            "wheelchair": ACCESSIBLE["Parada da Escola"],
-        },
-        {"name": "Parada da Praça", "lon": at(a, b, 0.85)[0], "lat": at(a, b, 0.85)[1]},
-        {
-            "name": TERMINAL_NAMES.get(b, f"Terminal {line.destination or 'de destino'}"),
+            "name": TERMINAL_NAMES.get(b, f"Terminal {destination}"),
             "lon": b[0],
             "lat": b[1],
             "kind": "terminal",
@@ -201,8 +236,8 @@ def _version(line: Line, ends: tuple[Point, Point], since: dt.date, *, approve: 
         if lines_law.entry(code, "lines.grounds", since)
         else [],
         region=REGIONS.get(line.code, ""),
-        origin=line.origin or "Bairro",
-        destination=line.destination or "Centro",
+        origin=origin,
+        destination=destination,
         itinerary=[list(a), list(at(a, b, 0.3)), list(at(a, b, 0.7)), list(b)],
         stops=stops,
         study="Estudo técnico de demonstração nº 1",
@@ -277,15 +312,16 @@ def _bus_network(jurisdiction: Jurisdiction) -> None:
     distance and Maricá's departures are checked against it), two elsewhere."""
     first, second, *_ = PATHS[jurisdiction.code].values()
     a, b = first
+    names = BUS_ROUTE_NAMES[jurisdiction.code]
     routes = [
         (
             "101",
-            "Centro — Terminal Integrado",
+            names[0],
             [at(a, b, 0.35), at(a, b, 0.5), at(a, b, 0.65)],
             [at(a, b, 0.35), at(a, b, 0.5)],
         ),
-        ("202", "Bairro — Shopping", [at(*second, 0.0, 400), at(*second, 1.0, 400)], [at(*second, 0.5, 400)]),
-        ("303", "Circular", [at(a, b, 0.0, 900), at(a, b, 1.0, 900)], [at(a, b, 0.5, 900)]),
+        ("202", names[1], [at(*second, 0.0, 400), at(*second, 1.0, 400)], [at(*second, 0.5, 400)]),
+        ("303", names[2], [at(a, b, 0.0, 900), at(a, b, 1.0, 900)], [at(a, b, 0.5, 900)]),
     ]
     tables = {
         "agency.txt": [

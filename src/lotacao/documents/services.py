@@ -13,8 +13,9 @@ from django.core.files import File
 from django.db import transaction
 from django.utils import timezone
 
+from lotacao.audit import separation
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.uploads import check_content
 from lotacao.documents import permissions
 from lotacao.documents.models import Document, SensitiveAccess
@@ -128,7 +129,6 @@ def upload_document(
         raise
 
 
-@transaction.atomic
 def review_document(
     *,
     actor: Any,
@@ -137,11 +137,29 @@ def review_document(
     reason: str = "",
     valid_until: dt.date | None = None,
 ) -> Document:
-    """A clerk's review: accepted, or refused with the reason (required), both audited."""
+    """A clerk's review: accepted, or refused with the reason (required), both audited. Where the
+    agency separates the steps (its setting, on by default), the clerk who received the document
+    at the desk does not review it — the refusal is audited."""
+    current = Document.unscoped.filter(pk=document.pk).values("status", "uploaded_by_id").first()
+    if (
+        current is not None
+        and current["status"] == Document.Status.PENDING
+        and (accepted or (reason or "").strip())
+    ):
+        separation.check(
+            act="document.review", actor=actor, first_id=current["uploaded_by_id"], instance=document
+        )
+    return _review(actor=actor, document=document, accepted=accepted, reason=reason, valid_until=valid_until)
+
+
+@transaction.atomic
+def _review(
+    *, actor: Any, document: Document, accepted: bool, reason: str, valid_until: dt.date | None
+) -> Document:
     document = Document.unscoped.select_for_update().get(pk=document.pk)
     if document.status != Document.Status.PENDING:
         raise ValidationError(
-            f"Este documento já foi analisado ({document.get_status_display().lower()})."
+            f"Este documento já foi analisado ({lower_first(document.get_status_display())})."
         )
     reason = (reason or "").strip()
     if not accepted and not reason:
@@ -179,4 +197,3 @@ def open_document(*, user: Any, access: Any, document: Document, channel: str = 
             jurisdiction_id=document.jurisdiction_id, document=document, user=user, channel=channel
         )
     return document.file.open("rb")
-

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.duties import rules
 from lotacao.duties.models import Authorization, IncidentReport, PeriodicReport
 from lotacao.duties.periods import periods_between
@@ -113,7 +113,7 @@ def holder_duties(holder: Holder, today: dt.date) -> list[dict[str, Any]]:
         vehicle = f" do veículo {row.vehicle}" if row.vehicle_id else ""
         out.append(
             {
-                "what": f"Autorização termina: {row.get_kind_display().lower()}{vehicle}",
+                "what": f"Autorização termina: {lower_first(row.get_kind_display())}{vehicle}",
                 "due": row.ends_on,
                 "citation": row.citation,
             }

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.law import next_business_day_after
 from lotacao.core.models import Jurisdiction
 from lotacao.core.uploads import check_content
@@ -140,7 +140,7 @@ def report_incident(
     else:
         # The law puts no such duty on the holder: the agency still takes the report as information,
         # with no deadline and nothing late (and no article to cite).
-        what = IncidentReport.Kind(kind).label.lower()
+        what = lower_first(IncidentReport.Kind(kind).label)
         deadline = {
             "due": None,
             "explanation": f"A {rules.law_name(code)} não obriga a comunicação de {what} nem fixa prazo: "
@@ -285,7 +285,7 @@ def request_authorization(
         raise ValidationError("Escolha a autorização pedida.")
     kinds = rules.authorization_kinds(code, day)
     if kind not in kinds:
-        label = Authorization.Kind(kind).label.lower()
+        label = lower_first(Authorization.Kind(kind).label)
         raise ValidationError(f"A {rules.law_name(code)} não prevê autorização prévia para: {label}.")
     text = _need(purpose, "Explique o pedido: motivo, destino, o que muda no veículo ou o anúncio.")
     if ends_on < starts_on:
@@ -513,7 +513,7 @@ def authorization_item(row: Authorization) -> WorkItemSpec:
         kind=AUTHORIZATION_KIND,
         key=f"authorization:{row.pk}",
         title=(
-            f"{row.holder}{vehicle}: pedido de autorização — {row.get_kind_display().lower()}, de "
+            f"{row.holder}{vehicle}: pedido de autorização — {lower_first(row.get_kind_display())}, de "
             f"{br_date(row.starts_on)} a {br_date(row.ends_on)}"
         )[:300],
         due_on=row.starts_on,

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from django.urls import reverse
 
+from lotacao.core.formats import lower_first
 from lotacao.workqueue.services import WorkItemSpec
 
 from .models import Request
@@ -23,9 +24,8 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             jurisdiction_id=request.jurisdiction_id,
             kind=QUEUE_KIND,
             key=str(request.pk),
-            title=f"Decidir: {request.get_kind_display().lower()} nº {request.protocol} de {request.holder}"[
-                :300
-            ],
+            title=f"Decidir: {lower_first(request.get_kind_display())} nº {request.protocol} "
+            f"de {request.holder}"[:300],
             due_on=request.filed_on,
             url=base.replace("/0/", f"/{request.pk}/"),
         )

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from lotacao.accounts.models import HolderAccount, StaffMembership
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.models import Jurisdiction
 from lotacao.documents import services as document_services
 from lotacao.documents.models import Document
@@ -161,7 +161,7 @@ def _work_item(request: Request) -> WorkItemSpec:
         jurisdiction_id=request.jurisdiction_id,
         kind=QUEUE_KIND,
         key=str(request.pk),
-        title=f"Decidir: {request.get_kind_display().lower()} nº {request.protocol} de {request.holder}"[
+        title=f"Decidir: {lower_first(request.get_kind_display())} nº {request.protocol} de {request.holder}"[
             :300
         ],
         due_on=request.filed_on,

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from lotacao.core.formats import lower_first
 from lotacao.core.tenancy import TenantModel
 from lotacao.registry.models import Vehicle
 
@@ -134,9 +135,8 @@ class Inspection(TenantModel):
         indexes = [models.Index(fields=["vehicle", "status"], name="inspection_vehicle_status")]
 
     def __str__(self) -> str:
-        return (
-            f"Vistoria {self.get_kind_display().lower()} de {self.vehicle} em {self.scheduled_for:%d/%m/%Y}"
-        )
+        kind = lower_first(self.get_kind_display())
+        return f"Vistoria {kind} de {self.vehicle} em {self.scheduled_for:%d/%m/%Y}"
 
 
 class IrregularityNotice(TenantModel):

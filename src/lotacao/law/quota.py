@@ -92,8 +92,7 @@ def _vehicles_per_block(
     if entry.status != "value":
         result["max_vehicles"] = None
         text.append(
-            f"Limite de veículos por habitantes indefinido: {lower_first(entry.reason or '')} "
-            f"({entry.cite})."
+            f"Limite de veículos por habitantes indefinido: {lower_first(entry.reason or '')} ({entry.cite})."
         )
         return
     per = int(entry.value["vehicles"])

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.lines import law as lines_law
 from lotacao.lines.models import Place
 from lotacao.lines.selectors import version_in_force
@@ -38,7 +38,7 @@ def _check(permit: Any, line: Line, vehicle: Vehicle | None, on: dt.date, exclud
         raise ValidationError("A linha e o veículo devem ser da jurisdição da permissão.")
     if permit.status not in LIVE_PERMIT:
         raise ValidationError(
-            f"A permissão {permit} não está vigente ({permit.get_status_display().lower()})."
+            f"A permissão {permit} não está vigente ({lower_first(permit.get_status_display())})."
         )
     if version_in_force(line, on) is None:
         raise ValidationError(f"A linha {line.code} não tem versão aprovada em vigor em {br_date(on)}.")

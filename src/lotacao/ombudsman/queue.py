@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from django.urls import reverse
 
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.ombudsman.models import Complaint
 from lotacao.ombudsman.states import OPEN
 from lotacao.workqueue.services import WorkItemSpec
@@ -31,7 +31,7 @@ def items(today: dt.date, horizon: int) -> Iterator[WorkItemSpec]:
             kind=KIND,
             key=str(c.pk),
             title=(
-                f"Manifestação {c.protocol} ({c.get_kind_display().lower()}): a resposta {late} em "
+                f"Manifestação {c.protocol} ({lower_first(c.get_kind_display())}): a resposta {late} em "
                 f"{br_date(c.due_on)}{extended} — Lei 13.460/2017, art. 16"
             )[:300],
             due_on=c.due_on,

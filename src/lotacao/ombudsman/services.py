@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.models import Jurisdiction
 from lotacao.core.uploads import check_content
 from lotacao.core.vehicle_verdict import clean_plate
@@ -214,7 +214,7 @@ def file_complaint(
         due_on=local_day + dt.timedelta(days=ANSWER_DAYS),
         created_by=actor if getattr(actor, "pk", None) else None,
     )
-    how = "pela internet" if channel == Channel.WEB else f"por {Channel(channel).label.lower()}"
+    how = "pela internet" if channel == Channel.WEB else f"por {lower_first(Channel(channel).label)}"
     create_audited(
         actor=actor, instance=complaint, reason=f"Manifestação recebida {how}", action="complaint.filed"
     )
@@ -413,7 +413,7 @@ def schedule_inspection(
         actor=actor,
         vehicle=row.vehicle,
         scheduled_for=scheduled_for,
-        reason=f"Manifestação {row.protocol} ({row.get_kind_display().lower()})",
+        reason=f"Manifestação {row.protocol} ({lower_first(row.get_kind_display())})",
         kind=Inspection.Kind.RANDOM,
         place=place or "",
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
+from lotacao.core.formats import lower_first
 from lotacao.ombudsman.models import Status
 
 OPEN = (Status.RECEIVED, Status.ANALYSIS, Status.FORWARDED)
@@ -52,7 +53,7 @@ def refusal(status: str, action: str) -> str | None:
         return None
     return (
         f"A manifestação está {STATUS_PHRASES[Status(status)]}: não é possível "
-        f"“{transition.label.lower()}” nesta situação."
+        f"“{lower_first(transition.label)}” nesta situação."
     )
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
+from lotacao.core.formats import lower_first
 from lotacao.core.models import Jurisdiction
 from lotacao.ombudsman import forms, permissions, selectors, services, states
 from lotacao.ombudsman.models import Complaint, ComplaintPhoto, Status
@@ -110,7 +111,7 @@ def _notice_url(complaint: Complaint) -> str:
     when = ""
     if complaint.occurred_at is not None:
         when = f" em {timezone.localtime(complaint.occurred_at):%d/%m/%Y %H:%M}"
-    facts = f"Manifestação {complaint.protocol} ({complaint.get_kind_display().lower()}){when}: "
+    facts = f"Manifestação {complaint.protocol} ({lower_first(complaint.get_kind_display())}){when}: "
     query = {
         "jurisdicao": complaint.jurisdiction_id,
         "placa": complaint.plate,

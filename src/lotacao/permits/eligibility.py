@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from lotacao.billing.selectors import clearance
 from lotacao.core import open_values
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.law import evaluate_case, pack_for
 from lotacao.documents import selectors as document_selectors
 from lotacao.law.words import plural
@@ -74,7 +74,7 @@ def ban_reason(ban: Ban, party_label: str) -> Reason:
         code="banned",
         message=(
             f"{party_label} em período de impedimento até {br_date(ban.ends_on)} — "
-            f"{ban.get_cause_display().lower()} em {br_date(ban.starts_on)}"
+            f"{lower_first(ban.get_cause_display())} em {br_date(ban.starts_on)}"
         ),
         citation=ban.citation,
         unblock=(
@@ -198,7 +198,7 @@ def _no_other_service(
     reasons = [
         Reason(
             code="other_permit",
-            message=f"Já é titular da {other} (situação: {other.get_status_display().lower()}).",
+            message=f"Já é titular da {other} (situação: {lower_first(other.get_status_display())}).",
             citation=str(exclusive.citation),
             unblock=way_out,
         )
@@ -232,9 +232,8 @@ def _permits_per_holder(code: str, on: dt.date, others: list[Permit], result: El
         Reason(
             code="permits_per_holder",
             message=(
-                    f"Já é titular de {plural(len(others), 'permissão', 'permissões')}: "
-                    f"{violation['message']}"
-                ),
+                f"Já é titular de {plural(len(others), 'permissão', 'permissões')}: {violation['message']}"
+            ),
             citation=violation["citation"],
             unblock="Somente após a extinção de uma das permissões atuais.",
         )

@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from lotacao.core.bulk import among
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.permits.models import Permit
 
 
@@ -120,7 +120,7 @@ def _public_part(permit: Permit | None, on: dt.date) -> dict[str, Any]:
     elif status == Permit.Status.EXPIRED:
         reasons.append(f"Permissão vencida em {br_date(permit.valid_until)}.")
     elif not authorized:
-        reasons.append(f"Permissão {Permit.Status(status).label.lower()}.")
+        reasons.append(f"Permissão {lower_first(Permit.Status(status).label)}.")
     line = permit.line
     return {
         "authorized": authorized,

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.permits.models import Permit
 
 S = Permit.Status
@@ -74,9 +74,7 @@ TRANSITIONS: tuple[Transition, ...] = (
     Transition("revoke", "Cassar", "cassar", DECIDERS, LIVE, (S.REVOKED,)),
     # A revocation in force before the appeal was judged, undone when the appeal annuls or
     # reduces it (Recife art. 43, parágrafo único): recorded by the due process, never by hand.
-    Transition(
-        "restore", "Restabelecer", "restabelecer", SYSTEM, (S.REVOKED,), (S.ACTIVE,), button=False
-    ),
+    Transition("restore", "Restabelecer", "restabelecer", SYSTEM, (S.REVOKED,), (S.ACTIVE,), button=False),
     # The calendar's own transition, recorded by the nightly job (`expire_due`).
     Transition(
         "expire",
@@ -108,7 +106,7 @@ STATUS_PHRASES = {
 
 def status_in_words(permit: Permit, status: str) -> str:
     """The status as the refusal says it, with the law's ground where the record holds it."""
-    words = STATUS_PHRASES.get(S(status), f"a permissão está {S(status).label.lower()}")
+    words = STATUS_PHRASES.get(S(status), f"a permissão está {lower_first(S(status).label)}")
     if status == S.EXPIRED and permit.valid_until is not None:
         ground = f"; {permit.term_citation}" if permit.term_citation else ""
         words += f" (prazo encerrado em {br_date(permit.valid_until)}{ground})"

@@ -122,8 +122,7 @@ def _charts(s: stats.YearStats) -> list[Chart]:
         title=f"Manifestações recebidas por mês em {s.year}",
         series=[k.label for k in kinds],
         rows=[
-            Row(stats.month_label(m, s.year), [_count(s, m, k.value) for k in kinds])
-            for m in range(1, 13)
+            Row(stats.month_label(m, s.year), [_count(s, m, k.value) for k in kinds]) for m in range(1, 13)
         ],
         row_header="Mês",
     )

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from lotacao.billing.ledger.models import Charge
-from lotacao.core.formats import brl
+from lotacao.core.formats import brl, lower_first
 from lotacao.documents.models import Document
 from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.models import Decision, InfractionNotice
@@ -135,7 +135,7 @@ def decisions(day: dt.date) -> Iterator[Reminder]:
             holder_id=notice.holder_id,  # type: ignore[arg-type]
             subject=f"Decisão sobre o auto de infração nº {notice.number}",
             what=f"foi registrada em {decision.decided_on:%d/%m/%Y} a decisão sobre o auto de infração "
-            f"nº {notice.number}: {decision.get_outcome_display().lower()}.",
+            f"nº {notice.number}: {lower_first(decision.get_outcome_display())}.",
             citation="; ".join(str(c) for c in decision.citations or []),
             path=reverse("enforcement:notice", args=[notice.pk]),
         )

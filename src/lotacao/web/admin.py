@@ -26,4 +26,8 @@ class JurisdictionAdmin(AuditedAdmin):
                 ]
             },
         ),
+        (
+            "Separação de funções (quem faz a primeira etapa não faz a segunda)",
+            {"fields": ["separate_billing_steps", "separate_document_review"]},
+        ),
     ]

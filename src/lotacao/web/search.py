@@ -110,10 +110,7 @@ def search(query: str) -> list[Group]:
         groups.append(
             Group(
                 "Pessoas jurídicas",
-                [
-                    Hit(str(c), format_cnpj(c.cnpj), reverse("people:company", args=[c.pk]))
-                    for c in companies
-                ],
+                [Hit(str(c), format_cnpj(c.cnpj), reverse("people:company", args=[c.pk])) for c in companies],
                 f"{reverse('people:companies')}?q={_quoted(query)}",
             )
         )
@@ -152,10 +149,7 @@ def search(query: str) -> list[Group]:
         groups.append(
             Group(
                 "Permissões",
-                [
-                    Hit(str(p), _permit_detail(p), reverse("permits:detail", args=[p.pk]))
-                    for p in permits
-                ],
+                [Hit(str(p), _permit_detail(p), reverse("permits:detail", args=[p.pk])) for p in permits],
             )
         )
     return [g for g in groups if g.hits]
@@ -168,4 +162,3 @@ def _permit_detail(permit: Permit) -> str:
 
 def _quoted(value: str) -> str:
     return quote(value)
-

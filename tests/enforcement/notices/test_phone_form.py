@@ -133,7 +133,10 @@ def test_a_conduct_the_agency_has_not_classified_says_who_must_supply_it(marica:
     active = permit("marica", line)
     client.force_login(marica)
     page = client.get(URL, {"placa": active.vehicle.plate}).content.decode()
-    assert "(grupo não informado pelo órgão gestor)" in page
+    # Said once, in plain words (issue 24, defect 12) — not after every conduct of the list.
+    assert "grupo não informado pelo órgão gestor" not in page
+    assert page.count("não acompanha o texto publicado") == 1 and "ainda estão sem grupo" in page
+    assert page.count('<optgroup label="Sem grupo informado pelo órgão gestor">') == 1
     refused = client.post(URL, marica_data(active.vehicle.plate, line=str(line.pk)))
     assert refused.status_code == 422
     text = refused.content.decode()

@@ -33,7 +33,7 @@ from lotacao.billing.ledger.services import outstanding, record_payment
 from lotacao.billing.payments.models import BankImport, ReconciliationItem
 from lotacao.billing.payments.slips import CHARGE_CODE, MONTH_CODE, month_charges
 from lotacao.billing.payments.statements import Credit
-from lotacao.core.formats import br_date, brl
+from lotacao.core.formats import br_date, brl, lower_first
 from lotacao.registry.models import Holder
 
 
@@ -217,7 +217,7 @@ def apply(
 def _pending(item: ReconciliationItem) -> ReconciliationItem:
     item = ReconciliationItem.unscoped.select_for_update().get(pk=item.pk)
     if item.status != ReconciliationItem.Status.PENDING:
-        raise ValidationError(f"Este crédito já foi resolvido ({item.get_status_display().lower()}).")
+        raise ValidationError(f"Este crédito já foi resolvido ({lower_first(item.get_status_display())}).")
     return item
 
 

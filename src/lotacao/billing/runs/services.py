@@ -15,13 +15,14 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from lotacao.audit import actions
+from lotacao.audit import actions, separation
 from lotacao.audit.models import AuditEvent
 from lotacao.audit.services import SYSTEM, record, snapshot, update_audited
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.runs.models import BillingRun
 from lotacao.billing.runs.planner import Plan, build_plan
 from lotacao.core.bulk import insert_new
+from lotacao.core.formats import lower_first
 from lotacao.core.models import Jurisdiction
 
 BATCH = 2000
@@ -56,13 +57,24 @@ def plan_digest(lines: list[dict[str, Any]]) -> str:
     return hashlib.sha256(json.dumps(lines, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-@transaction.atomic
 def approve(*, actor: Any, run: BillingRun, reason: str) -> BillingRun:
+    """The manager's approval; where the agency separates the steps (its setting, on by default),
+    by someone other than who simulated — the refusal is audited."""
+    separation.check(act="billing_run.approve", actor=actor, first_id=_created_by(run), instance=run)
+    return _approve(actor=actor, run=run, reason=reason)
+
+
+def _created_by(run: BillingRun) -> int | None:
+    return BillingRun.unscoped.filter(pk=run.pk).values_list("created_by_id", flat=True).first()
+
+
+@transaction.atomic
+def _approve(*, actor: Any, run: BillingRun, reason: str) -> BillingRun:
     run = BillingRun.unscoped.select_for_update().get(pk=run.pk)
     if run.status == BillingRun.Status.REFUSED:
         raise ValidationError("Simulação recusada: informe os valores que faltam e simule de novo.")
     if run.status != BillingRun.Status.PLANNED:
-        raise ValidationError(f"Este faturamento já está {run.get_status_display().lower()}.")
+        raise ValidationError(f"Este faturamento já está {lower_first(run.get_status_display())}.")
     return update_audited(
         actor=actor,
         instance=run,

@@ -6,11 +6,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views import View
 
+from lotacao.audit import separation
 from lotacao.audit.services import history
 from lotacao.billing import permissions
 from lotacao.billing.forms import CorrectionForm, DeclarationForm, RunForm
@@ -76,6 +77,9 @@ class RunDetail(LoginRequiredMixin, View):
                 "run": run,
                 "total": f"{total:.2f}",
                 "manager": permissions.has(access(request), run.jurisdiction_id, permissions.MANAGER),
+                "approve_blocked": separation.blocked(
+                    act="billing_run.approve", actor=request.user, first_id=run.created_by_id, instance=run
+                ),
                 "charges": run.charges.select_related("holder__person", "holder__company")[:500],
                 "events": history(run)[:50],
             },
@@ -84,23 +88,18 @@ class RunDetail(LoginRequiredMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         run = get_object_or_404(BillingRun.objects.all(), pk=pk)
         require(request, run.jurisdiction_id, permissions.MANAGER, "aprovar ou executar o faturamento")
-        form = RunForm(jurisdictions=[])
-        if "aprovar" in request.POST:
-            attempt(
-                request,
-                form,
-                lambda: services.approve(actor=request.user, run=run, reason="Aprovado pelo gestor"),
-                "Faturamento aprovado.",
-            )
-        elif "executar" in request.POST:
-            attempt(
-                request,
-                form,
-                lambda: services.execute(actor=request.user, run=run, reason="Executado pelo gestor"),
-                "Faturamento executado: cobranças emitidas.",
-            )
-        for error in form.non_field_errors():
-            messages.error(request, str(error))
+        # The refusal (not approved, already executed, the same manager who simulated) is a
+        # message on the run's page: an unbound form cannot hold errors (that was a 500).
+        try:
+            if "aprovar" in request.POST:
+                services.approve(actor=request.user, run=run, reason="Aprovado pelo gestor")
+                messages.success(request, "Faturamento aprovado.")
+            elif "executar" in request.POST:
+                services.execute(actor=request.user, run=run, reason="Executado pelo gestor")
+                messages.success(request, "Faturamento executado: cobranças emitidas.")
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
         return redirect("billing:run", run.pk)
 
 

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from django.conf import settings
 from django.db import models
 
+from lotacao.core.formats import lower_first
 from lotacao.core.law import value
 from lotacao.core.tenancy import TenantModel
 
@@ -95,7 +96,11 @@ class Session(TenantModel):
     minutes_generated_at = models.DateTimeField("ata gerada em", null=True, blank=True)
     minutes_signed_at = models.DateTimeField("ata assinada em", null=True, blank=True)
     minutes_signed_by = models.ForeignKey(
-        BodyMember, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        BodyMember,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="ata assinada por",
     )
 
@@ -108,7 +113,7 @@ class Session(TenantModel):
         constraints = [models.UniqueConstraint(fields=["body", "number"], name="enf_session_number_unique")]
 
     def __str__(self) -> str:
-        return f"{self.number}ª sessão {self.get_kind_display().lower()} — {self.body}"
+        return f"{self.number}ª sessão {lower_first(self.get_kind_display())} — {self.body}"
 
     def get_absolute_url(self) -> str:
         from django.urls import reverse

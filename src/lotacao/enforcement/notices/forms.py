@@ -48,12 +48,29 @@ def law_requires_line(code: str, on: dt.date) -> bool:
 
 def infraction_label(code: str, row: dict[str, Any], groups: dict[str, str] | None) -> str:
     """`art. 42, XV, a — Trafegar com excesso de lotação` (and the group the agency set, where
-    the law leaves it to the agency)."""
+    the law leaves it to the agency). A conduct without a group says nothing on its own row: the
+    form lists those under one heading and says why once (`agency_group_choices`)."""
     label = f"{row['cite'] or code} — {row['description']}"
     if groups is not None and not row["group"]:
         group = groups.get(code)
-        label += f" (grupo {group})" if group else " (grupo não informado pelo órgão gestor)"
+        if group:
+            label += f" (grupo {group})"
     return label
+
+
+UNGROUPED = "Sem grupo informado pelo órgão gestor"
+
+
+def agency_group_choices(rows: list[dict[str, Any]], groups: dict[str, str]) -> tuple[list[Any], int]:
+    """The conducts by the group the agency gave them (the law's Anexo I is not in its text), those
+    without one under a single heading; and how many have none."""
+    by_group: dict[str, list[tuple[str, str]]] = {}
+    for row in rows:
+        group = row["group"] or groups.get(row["code"], "")
+        heading = f"Grupo {group}" if group else UNGROUPED
+        by_group.setdefault(heading, []).append((row["code"], infraction_label(row["code"], row, groups)))
+    headings = sorted(h for h in by_group if h != UNGROUPED) + ([UNGROUPED] if UNGROUPED in by_group else [])
+    return [(h, by_group[h]) for h in headings], len(by_group.get(UNGROUPED, []))
 
 
 class NoticeForm(forms.Form):
@@ -82,14 +99,18 @@ class NoticeForm(forms.Form):
     )
     place = forms.CharField(label="Local", max_length=300, required=False)
     evidence_latitude = forms.DecimalField(
-        label="Latitude", max_digits=9, decimal_places=6, required=False, widget=forms.TextInput(
-            attrs={"inputmode": "decimal"}
-        )
+        label="Latitude",
+        max_digits=9,
+        decimal_places=6,
+        required=False,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
     )
     evidence_longitude = forms.DecimalField(
-        label="Longitude", max_digits=9, decimal_places=6, required=False, widget=forms.TextInput(
-            attrs={"inputmode": "decimal"}
-        )
+        label="Longitude",
+        max_digits=9,
+        decimal_places=6,
+        required=False,
+        widget=forms.TextInput(attrs={"inputmode": "decimal"}),
     )
     description = forms.CharField(
         label="Descrição da ocorrência", widget=forms.Textarea(attrs={"rows": 3}), required=False
@@ -114,13 +135,28 @@ class NoticeForm(forms.Form):
         agency_groups = pack.has(GROUPS_PARAMETER)
         groups_table = (value(jurisdiction, GROUPS_PARAMETER, today) or {}) if agency_groups else None
         rows = selectors.catalogue(jurisdiction)
-        choices = [("", "— escolha a infração —")]
-        choices += [(r["code"], infraction_label(r["code"], r, groups_table)) for r in rows]
+        choices: list[Any] = [("", "— escolha a infração —")]
+        self.groups_note = ""
+        if groups_table is not None:
+            grouped, missing = agency_group_choices(rows, groups_table)
+            choices += grouped
+            if missing:
+                self.groups_note = (
+                    f"A lei classifica as infrações em grupos num anexo que não acompanha o texto "
+                    f"publicado ({citation(jurisdiction, GROUPS_PARAMETER, today) or 'art. 43'}); o grupo de "
+                    f"cada conduta é informado pelo órgão gestor em Valores da lei. {missing} de "
+                    f"{len(rows)} condutas ainda estão sem grupo: o auto delas só pode ser lavrado "
+                    "depois que o gestor informar o grupo."
+                )
+        else:
+            choices += [(r["code"], infraction_label(r["code"], r, groups_table)) for r in rows]
         self.catalogue_size = len(rows)
         code_field = self.fields["infraction_code"]
         assert isinstance(code_field, forms.ChoiceField)
         code_field.choices = choices
         code_field.widget.attrs.update({"data-picker": "infraction"})
+        if self.groups_note:
+            code_field.help_text = self.groups_note
         groups = selectors.groups(jurisdiction)
         if groups and not agency_groups:
             group_field = self.fields["infraction_group"]

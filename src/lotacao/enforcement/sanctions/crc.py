@@ -27,6 +27,7 @@ from django.urls import reverse
 from lotacao.chartering import sanctions as chartering
 from lotacao.chartering.models import CharteringCompany, Sanction
 from lotacao.chartering.status import crc_state
+from lotacao.core.formats import lower_first
 from lotacao.core.law import entry
 from lotacao.enforcement.models import Decision, InfractionNotice
 from lotacao.enforcement.reading import br, infraction_day
@@ -113,7 +114,7 @@ def apply_from_decision(
         return _effect(
             kind,
             False,
-            f"não aplicada: já há {current.get_kind_display().lower()} em vigor até "
+            f"não aplicada: já há {lower_first(current.get_kind_display())} em vigor até "
             f"{br(current.ends_on) if current.ends_on else '—'}. A reincidência durante a sanção permite "
             "ao gestor majorar o prazo, até o dobro do original (art. 31).",
             cites,
@@ -164,7 +165,7 @@ def extend_for_notice(
         raise ValidationError(f"O auto {notice.number} não é da empresa sancionada.")
     if notice.status not in LIVE_NOTICE:
         raise ValidationError(
-            f"O auto {notice.number} está {notice.get_status_display().lower()}: não motiva a majoração."
+            f"O auto {notice.number} está {lower_first(notice.get_status_display())}: não motiva a majoração."
         )
     day = infraction_day(notice)
     grounds = f"Reincidência: auto de infração {notice.number} ({notice.infraction_code or 'sem enquadramento'}), de {br(day)}."  # noqa: E501

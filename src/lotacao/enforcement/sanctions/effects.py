@@ -27,6 +27,7 @@ from django.db import transaction
 
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.bulk import among
+from lotacao.core.formats import lower_first
 from lotacao.core.law import value
 from lotacao.enforcement.models import (
     AGENT_KINDS,
@@ -355,7 +356,7 @@ def _revocation_process(
     by_cite = citation_of(code, "decision.revocation_by", on)
     if permit.effective_status(on) not in LIVE:
         return _not_applied(
-            "revocation", f"a permissão está {permit.effective_status_label(on).lower()}.", cites
+            "revocation", f"a permissão está {lower_first(permit.effective_status_label(on))}.", cites
         )
     process = open_revocation_process(
         actor=actor,

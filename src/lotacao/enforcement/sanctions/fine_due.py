@@ -21,7 +21,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.law import entry
 from lotacao.enforcement.due_process.procedure import instances, run_deadline, short_cites
 from lotacao.enforcement.models import Decision, Filing, Fine, InfractionNotice
@@ -61,7 +61,7 @@ def process_of(notice: InfractionNotice) -> tuple[list[Filing], list[Decision]]:
 def terms_in_force(notice: InfractionNotice, decisions: list[Decision]) -> tuple[dict[str, Any] | None, str]:
     """(the fine of the penalty in force, why it is cancelled or "")."""
     if notice.status in (InfractionNotice.Status.ANNULLED, InfractionNotice.Status.ARCHIVED):
-        return None, f"Auto {notice.get_status_display().lower()}: multa cancelada."
+        return None, f"Auto {lower_first(notice.get_status_display())}: multa cancelada."
     terms = fine_terms(notice.penalty)
     for decision in decisions:
         if decision.outcome == Decision.Outcome.ANNULLED:

@@ -29,7 +29,7 @@ from django.utils import timezone
 from lotacao.audit.services import update_audited
 from lotacao.billing import services as billing
 from lotacao.billing.models import Charge
-from lotacao.core.formats import br_date, br_number, brl
+from lotacao.core.formats import br_date, br_number, brl, lower_first
 from lotacao.core.law import entry, next_business_day_after, value
 from lotacao.enforcement.due_process.procedure import instances, short_cites
 from lotacao.enforcement.models import Fine, InfractionNotice
@@ -59,7 +59,7 @@ def slip_refusal(fine: Fine, on: dt.date) -> str:
     from lotacao.billing import lawdata
 
     if fine.status != Status.OPEN or fine.due_on is None:
-        return fine.status_note or fine.due_explanation or f"Multa {fine.get_status_display().lower()}."
+        return fine.status_note or fine.due_explanation or f"Multa {lower_first(fine.get_status_display())}."
     if payable_charge(fine) is None:
         if fine.in_units:
             assert fine.units is not None

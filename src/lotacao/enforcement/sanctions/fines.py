@@ -28,7 +28,7 @@ from django.utils import timezone
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.billing import services as billing
 from lotacao.billing.models import Charge
-from lotacao.core.formats import br_date, brl
+from lotacao.core.formats import br_date, brl, lower_first
 from lotacao.core.law import entry, value
 from lotacao.enforcement.models import AGENT_KINDS, Fine, InfractionNotice
 from lotacao.enforcement.reading import infraction_day, silence
@@ -281,6 +281,6 @@ def lock_fine(fine: Fine) -> Fine:
 
 def check_payable(fine: Fine, what: str) -> None:
     if fine.status in CLOSED:
-        raise ValidationError(f"Multa {fine.get_status_display().lower()}: não cabe {what}.")
+        raise ValidationError(f"Multa {lower_first(fine.get_status_display())}: não cabe {what}.")
     if fine.status == Status.SUSPENDED:
         raise ValidationError(f"Multa suspensa ({fine.status_note or 'recurso pendente'}): não cabe {what}.")

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.core.formats import lower_first
 from lotacao.core.law import value
 from lotacao.enforcement.models import (
     CourseRequirement,
@@ -92,7 +93,7 @@ def open_revocation_process(
 def _open(process: RevocationProcess) -> RevocationProcess:
     process = RevocationProcess.unscoped.select_for_update().get(pk=process.pk)
     if process.status != ProcessStatus.OPEN:
-        raise ValidationError(f"O processo de cassação já está {process.get_status_display().lower()}.")
+        raise ValidationError(f"O processo de cassação já está {lower_first(process.get_status_display())}.")
     return process
 
 

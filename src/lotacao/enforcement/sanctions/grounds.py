@@ -15,6 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from lotacao.core.formats import lower_first
 from lotacao.core.law import entry
 from lotacao.enforcement.models import RevocationProcess
 from lotacao.enforcement.sanctions.followups import open_revocation_process
@@ -61,7 +62,9 @@ def open_on_ground(
         raise ValidationError("Descreva o fato constatado e a prova (documento, sentença, auto).")
     permit = Permit.objects.select_for_update().get(pk=permit.pk)
     if permit.status not in Permit.LIVE:
-        raise ValidationError(f"A permissão está {permit.get_status_display().lower()}: não há o que cassar.")
+        raise ValidationError(
+            f"A permissão está {lower_first(permit.get_status_display())}: não há o que cassar."
+        )
     if RevocationProcess.objects.filter(permit=permit, status=RevocationProcess.Status.OPEN).exists():
         raise ValidationError("Já há processo de cassação aberto para esta permissão.")
     cause = f"{ground['label']}. Fato constatado: {facts.strip()}"

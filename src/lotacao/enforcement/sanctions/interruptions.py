@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.core.formats import lower_first
 from lotacao.core.law import entry, evaluate_case
 from lotacao.enforcement.models import InterruptionRequest, RevocationProcess
 from lotacao.enforcement.reading import br
@@ -106,7 +107,7 @@ def request_interruption(
     if ends_on < starts_on:
         raise ValidationError("O fim da interrupção não pode ser anterior ao início.")
     if permit.effective_status(starts_on) not in Permit.LIVE:
-        raise ValidationError(f"A permissão está {permit.effective_status_label(starts_on).lower()}.")
+        raise ValidationError(f"A permissão está {lower_first(permit.effective_status_label(starts_on))}.")
     found = check(permit, starts_on, ends_on)
     request = InterruptionRequest(
         jurisdiction_id=permit.jurisdiction_id,
@@ -130,7 +131,7 @@ def request_interruption(
 def _open(request: InterruptionRequest, *statuses: str) -> InterruptionRequest:
     row = InterruptionRequest.unscoped.select_for_update().select_related("permit").get(pk=request.pk)
     if row.status not in statuses:
-        raise ValidationError(f"O pedido está {row.get_status_display().lower()}.")
+        raise ValidationError(f"O pedido está {lower_first(row.get_status_display())}.")
     return row
 
 

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.core.formats import lower_first
 from lotacao.core.law import evaluate_case, pack_for, value
 from lotacao.enforcement.models import Intervention
 from lotacao.enforcement.reading import br
@@ -88,7 +89,8 @@ def _permit_open_to_intervention(permit: Permit, decreed_on: dt.date, term_until
     permit = Permit.unscoped.select_for_update().get(pk=permit.pk)
     if permit.effective_status(decreed_on) not in LIVE:
         raise ValidationError(
-            f"Não cabe intervenção: a permissão está {permit.effective_status_label(decreed_on).lower()}."
+            "Não cabe intervenção: a permissão está "
+            f"{lower_first(permit.effective_status_label(decreed_on))}."
         )
     if Intervention.unscoped.filter(
         permit=permit, status__in=[IStatus.DECREED, IStatus.PROCEDURE_OPEN]
@@ -140,7 +142,7 @@ def _locked(intervention: Intervention, status: str, doing: str) -> Intervention
     intervention = Intervention.unscoped.select_for_update().get(pk=intervention.pk)
     if intervention.status != status:
         raise ValidationError(
-            f"Não é possível {doing}: a intervenção está {intervention.get_status_display().lower()}."
+            f"Não é possível {doing}: a intervenção está {lower_first(intervention.get_status_display())}."
         )
     return intervention
 

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import update_audited
+from lotacao.core.formats import lower_first
 from lotacao.core.law import value
 from lotacao.enforcement.models import Measure, RevocationProcess
 from lotacao.enforcement.reading import br, local_day
@@ -63,7 +64,7 @@ def convert_measure(
     to = rule["to"]
     if to not in Measure.Kind.values:
         raise ValidationError(f"Medida administrativa desconhecida: {to}.")
-    why = f"{label} convertida em {Measure.Kind(to).label.lower()}: {rule['when']} ({rule['cite']})"
+    why = f"{label} convertida em {lower_first(Measure.Kind(to).label)}: {rule['when']} ({rule['cite']})"
     new = record_measure(
         actor,
         notice,

@@ -26,6 +26,7 @@ from django.utils import timezone
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.billing.selectors import clearance
 from lotacao.core.bulk import among
+from lotacao.core.formats import lower_first
 from lotacao.core.law import entry, pack_for
 from lotacao.enforcement.models import Fine, InfractionNotice, Measure, OffenderKind
 from lotacao.enforcement.notices import states
@@ -131,7 +132,7 @@ def _outside_the_engine(
     if kind in applicable:
         return detail, []
     if len(reason) < OUTSIDE_REASON_MIN:
-        listed = ", ".join(Measure.Kind(k).label.lower() for k in applicable if k in Measure.Kind.values)
+        listed = ", ".join(lower_first(Measure.Kind(k).label) for k in applicable if k in Measure.Kind.values)
         raise ValidationError(
             f"O cálculo da lei não lista {label.lower()} para este auto"
             f" (medidas cabíveis: {listed or 'nenhuma'}). Para aplicá-la, explique no motivo por quê"
@@ -185,7 +186,7 @@ def record_measure(
 ) -> Measure:
     """The measure saved, with its release conditions and their articles (the caller checked it)."""
     if Measure.unscoped.filter(notice=notice, kind=kind, status=Measure.Status.IN_FORCE).exists():
-        raise ValidationError(f"Já há {Measure.Kind(kind).label.lower()} em vigor neste auto.")
+        raise ValidationError(f"Já há {lower_first(Measure.Kind(kind).label)} em vigor neste auto.")
     law = conditions_for(notice, kind, _local_day(notice.jurisdiction, applied_at))
     for row in law["conditions"]:
         if row["cite"] and row["cite"] not in citations:
@@ -262,7 +263,7 @@ def _fine_refusal(measure: Measure, cite: str) -> str | None:
         return None
     due = f", vencimento em {_pt(fine.due_on)}" if fine.due_on else ""
     return (
-        f"A multa deste auto ({fine.get_status_display().lower()}{due}) ainda não foi paga: "
+        f"A multa deste auto ({lower_first(fine.get_status_display())}{due}) ainda não foi paga: "
         f"a liberação exige o seu pagamento ({cite})."
     )
 
@@ -297,7 +298,7 @@ def locked_measure(measure: Measure) -> Measure:
         .get(pk=measure.pk)
     )
     if locked.status != Measure.Status.IN_FORCE:
-        raise ValidationError(f"Esta medida já foi {locked.get_status_display().lower()}.")
+        raise ValidationError(f"Esta medida já foi {lower_first(locked.get_status_display())}.")
     return locked
 
 

@@ -18,6 +18,7 @@ from django.views import View
 
 from lotacao.audit.views_base import ScopedListView
 from lotacao.core.exports import Column
+from lotacao.core.formats import lower_first
 from lotacao.core.validators import format_document
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import Fine, InfractionNotice
@@ -77,7 +78,7 @@ class FineIssue(LoginRequiredMixin, View):
         if fine is None:
             messages.info(request, "A penalidade deste auto não inclui multa.")
         else:
-            messages.success(request, f"Multa lançada: {fine.get_status_display().lower()}.")
+            messages.success(request, f"Multa lançada: {lower_first(fine.get_status_display())}.")
         return HttpResponseRedirect(notice.get_absolute_url() + "#multa")
 
 

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.views import View
 
+from lotacao.core.formats import lower_first
 from lotacao.enforcement import permissions
 from lotacao.enforcement.models import InfractionNotice, Measure
 from lotacao.enforcement.sanctions import measure_steps, measures
@@ -160,7 +161,7 @@ class MeasureConvert(MeasureAction):
             detail=data.get("detail", ""),
             reason=data.get("reason", ""),
         )
-        return f"{measure.get_kind_display()} convertida em {new.get_kind_display().lower()}."
+        return f"{measure.get_kind_display()} convertida em {lower_first(new.get_kind_display())}."
 
 
 class CommitmentBreach(MeasureAction):

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, snapshot, update_audited
+from lotacao.core.formats import lower_first
 from lotacao.inspections import rules
 from lotacao.inspections.models import Inspection, IrregularityNotice, Reregistration
 from lotacao.inspections.services.seals import issue_seal
@@ -81,7 +82,9 @@ def record_inspection(
     lets the seal follow the inspection alone, issues the seal."""
     inspection = Inspection.unscoped.select_for_update().select_related("vehicle").get(pk=inspection.pk)
     if inspection.status != Inspection.Status.SCHEDULED:
-        raise ValidationError(f"Esta vistoria já foi registrada ({inspection.get_status_display().lower()}).")
+        raise ValidationError(
+            f"Esta vistoria já foi registrada ({lower_first(inspection.get_status_display())})."
+        )
     if performed_on > timezone.localdate():
         raise ValidationError("A data da vistoria não pode ser futura.")
     vehicle = inspection.vehicle

@@ -12,7 +12,7 @@ from django.db import transaction
 
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.billing.selectors import clearance
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.law.packs import Entry
 from lotacao.permits import rules
 from lotacao.permits.eligibility import _documents_module, active_bans, ban_reason
@@ -35,7 +35,7 @@ def add_agent(
     require(permit, "agent", day)
     if role not in PermitAgent.Role.values:
         raise ValidationError(f"Função desconhecida: {role}.")
-    label = PermitAgent.Role(role).label.lower()
+    label = lower_first(PermitAgent.Role(role).label)
     if person.jurisdiction_id != code:
         raise ValidationError("A pessoa pertence a outra jurisdição.")
     if permit.holder.person_id == person.pk:

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from lotacao.audit.services import create_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.permits import rules
 from lotacao.permits.eligibility import active_bans
 from lotacao.permits.models import Permit, PermitAgent
@@ -86,7 +86,7 @@ def import_existing_agent(
     current = [a for a in PermitAgent.unscoped.filter(permit=permit, role=role) if a.is_current(starts_on)]
     if len(current) >= int(limits.get(role, 0)):
         raise ValidationError(
-            f"A lei não admite mais um(a) {PermitAgent.Role(role).label.lower()} nesta permissão."
+            f"A lei não admite mais um(a) {lower_first(PermitAgent.Role(role).label)} nesta permissão."
         )
     min_age = rules.value(code, "agents.min_age", starts_on)
     if min_age is not None and (

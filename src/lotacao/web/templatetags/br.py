@@ -10,7 +10,7 @@ from django import template
 from django.utils import timezone
 
 from lotacao.audit import actions
-from lotacao.core.formats import br_date, brl
+from lotacao.core.formats import br_date, brl, lower_first
 
 register = template.Library()
 
@@ -18,6 +18,13 @@ register = template.Library()
 @register.filter(name="brl")
 def brl_filter(value: Decimal | int | str | None) -> str:
     return brl(value)
+
+
+@register.filter(name="minuscula")
+def lower_first_filter(value: Any) -> str:
+    """A label inside a sentence: first letter in lower case, acronyms (EPTI, CRC) kept — never
+    Django's `|lower`, which writes "epti"."""
+    return lower_first(value)
 
 
 @register.filter(name="data")
