@@ -7,14 +7,15 @@ links from a login's home, GET only, one of each URL shape) run with the test cl
 public and for each role of Recife (a city with permits and lines) and Pernambuco (the state's
 chartering) — LOTACAO_PHONE_CODES=recife,cabo,esteio,marica,pernambuco takes every demo
 jurisdiction, slower; each (role, URL shape) pair is then opened once in one Chromium at 390×844,
-so a shape two roles see differently (the manager's measures form on a notice) is opened for each. The same session cookie the test client signed in with is given to the
-browser, so nobody types a password. One browser context, reused."""
+so a shape two roles see differently (the manager's measures form on a notice) is opened for each.
+The same session cookie the test client signed in with is given to the browser, so nobody types a
+password. One browser context, reused."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
-import os
 from io import StringIO
 from typing import Any
 
@@ -103,7 +104,9 @@ def _check(page: Any, url: str, who: str) -> list[str]:
     width = page.evaluate("document.documentElement.scrollWidth")
     inner = page.evaluate("window.innerWidth")
     if width > inner:
-        problems.append(f"{who} {url}: {width} px num telefone de {inner} px — {page.evaluate(WIDER_ELEMENTS, inner)}")
+        problems.append(
+            f"{who} {url}: {width} px num telefone de {inner} px — {page.evaluate(WIDER_ELEMENTS, inner)}"
+        )
     problems += [f"{who} {p}" for p in axe_violations(page)]
     return problems
 
@@ -122,7 +125,13 @@ def test_no_page_of_any_role_is_wider_than_a_phone_or_fails_axe(
         session = client.cookies.get(django_settings.SESSION_COOKIE_NAME)
         if session is not None:
             context.add_cookies(
-                [{"name": django_settings.SESSION_COOKIE_NAME, "value": session.value, "url": live_server.url}]
+                [
+                    {
+                        "name": django_settings.SESSION_COOKIE_NAME,
+                        "value": session.value,
+                        "url": live_server.url,
+                    }
+                ]
             )
         for url in urls:
             response = small_phone.goto(f"{live_server.url}{url}")
@@ -150,3 +159,32 @@ def test_no_page_of_any_role_is_wider_than_a_phone_or_fails_axe(
     print(summary)
     assert opened > 60, summary
     assert not problems, summary + "\n" + "\n".join(problems[:80])
+
+
+# The contrast ratio (WCAG 2.1) of an element's text colour on its own background colour.
+CONTRAST = """(el) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b]
+    .map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const style = getComputedStyle(el);
+  const [a, b] = [lum(rgb(style.color)), lum(rgb(style.backgroundColor))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+@pytest.mark.parametrize("username", ["gestor.recife", "permissionario1.recife"])
+def test_the_open_menu_button_is_readable_on_a_phone(
+    phone: Any, live_server: Any, bworld: Any, sign_in: Any, username: str
+) -> None:
+    """Tapped open, the menu button stays under the finger (hovered): it was dark blue on dark
+    blue (issue 24, defect 2)."""
+    sign_in(phone, username)
+    toggle = phone.locator(".menu-toggle")
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    ratio = toggle.evaluate(CONTRAST)
+    assert ratio >= 4.5, f"botão do menu aberto com contraste {ratio:.2f}:1"
+    assert axe_violations(phone) == []
+    phone.mouse.move(0, 0)
+    assert toggle.evaluate(CONTRAST) >= 4.5

@@ -98,14 +98,25 @@ def test_the_ds_component_css_is_our_own_static_file_with_its_licence() -> None:
     found = finders.find("govbr/core-components.min.css")
     assert found, "govbr/core-components.min.css não está entre os arquivos estáticos"
     css = Path(found).read_text(encoding="utf-8")
-    for component in (".br-button", ".br-input", ".br-table", ".br-message", ".br-breadcrumb", ".br-textarea"):
+    for component in (
+        ".br-button",
+        ".br-input",
+        ".br-table",
+        ".br-message",
+        ".br-breadcrumb",
+        ".br-textarea",
+    ):
         assert component + "{" in css or component + " " in css, component
     assert "@govbr-ds/core 3.7.0" in css and "sourceMappingURL" not in css and "http" not in css
     folder = Path(found).parent
     assert "MIT" in (folder / "LICENSE").read_text(encoding="utf-8")
     assert "3.7.0" in (folder / "README.md").read_text(encoding="utf-8")
     assets = render_to_string("web/_assets.html")
-    assert assets.index("core-tokens.min.css") < assets.index("core-components.min.css") < assets.index("app.css")
+    assert (
+        assets.index("core-tokens.min.css")
+        < assets.index("core-components.min.css")
+        < assets.index("app.css")
+    )
 
 
 def test_hand_written_fields_of_a_template_get_the_ds_wrappers() -> None:
@@ -115,9 +126,19 @@ def test_hand_written_fields_of_a_template_get_the_ds_wrappers() -> None:
         '<select name="kind"><option>1</option></select><textarea name="t"></textarea>'
     )
     out = govbr_markup(source)
-    assert '<label>Motivo <span class="br-input"><input type="text" name="reason" required></span></label>' in out
+    assert (
+        '<label>Motivo <span class="br-input"><input type="text" name="reason" required></span></label>'
+        in out
+    )
     assert '<span class="br-input"><input name="q"></span>' in out
-    for kept in ('<input type="hidden" name="next">', '<input type="checkbox" name="x">', '<input type="file" name="f">'):
+    for kept in (
+        '<input type="hidden" name="next">',
+        '<input type="checkbox" name="x">',
+        '<input type="file" name="f">',
+    ):
         assert kept in out and f'<span class="br-input">{kept}' not in out
-    assert '<span class="br-select"><span class="br-input"><select name="kind"><option>1</option></select></span></span>' in out
+    assert (
+        '<span class="br-select"><span class="br-input"><select name="kind"><option>1</option></select>'
+        "</span></span>" in out
+    )
     assert '<span class="br-textarea"><textarea name="t"></textarea></span>' in out

@@ -23,9 +23,7 @@ DJANGO = Path(django.forms.__file__).parent / "templates"
 class GovBrFormRenderer(DjangoTemplates):
     @cached_property
     def engine(self) -> Any:
-        return self.backend(
-            {"APP_DIRS": True, "DIRS": [OURS, DJANGO], "NAME": "govbrforms", "OPTIONS": {}}
-        )
+        return self.backend({"APP_DIRS": True, "DIRS": [OURS, DJANGO], "NAME": "govbrforms", "OPTIONS": {}})
 
     def render(self, template_name: str, context: dict[str, Any], request: Any = None) -> str:
         widget = context.get("widget")

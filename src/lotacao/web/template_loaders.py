@@ -28,10 +28,28 @@ BUTTON = re.compile(r"<button\b([^>]*)>")
 LINK_BUTTON = re.compile(r"(<a\b[^>]*?\bclass=\")(button\b[^\"]*\")")
 CLASS = re.compile(r"\bclass=\"([^\"]*)\"")
 INPUT = re.compile(r"<input\b[^>]*>")
-TEXT_LIKE = {"text", "date", "datetime-local", "time", "month", "week", "number", "email", "password", "search", "tel", "url"}
+TEXT_LIKE = {
+    "text",
+    "date",
+    "datetime-local",
+    "time",
+    "month",
+    "week",
+    "number",
+    "email",
+    "password",
+    "search",
+    "tel",
+    "url",
+}
 INPUT_TYPE = re.compile(r"\btype=\"([^\"]*)\"")
 PAIRS = (  # (opening, closing, wrapper start, wrapper end)
-    (re.compile(r"<select\b"), re.compile(r"</select>"), '<span class="br-select"><span class="br-input">', "</span></span>"),
+    (
+        re.compile(r"<select\b"),
+        re.compile(r"</select>"),
+        '<span class="br-select"><span class="br-input">',
+        "</span></span>",
+    ),
     (re.compile(r"<textarea\b"), re.compile(r"</textarea>"), '<span class="br-textarea">', "</span>"),
 )
 TABLE_OPEN = re.compile(r"<table\b")
@@ -53,7 +71,7 @@ def _button(match: re.Match[str]) -> str:
         return match.group(0)
     kind = "" if re.search(r"(?:^|\s)(?:primary|secondary)\b", classes) else f"{_kind(classes)} "
     new = f'class="br-button {kind}{classes}"'
-    return f"<button{attrs[: found.start()]}{new}{attrs[found.end():]}>"
+    return f"<button{attrs[: found.start()]}{new}{attrs[found.end() :]}>"
 
 
 def _link_button(match: re.Match[str]) -> str:

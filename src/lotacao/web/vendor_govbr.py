@@ -27,7 +27,9 @@ TABLE_END = "\nlabel,\n.label {\n"
 def build(package: Path) -> str:
     version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
     dist = package / "dist"
-    parts = [f"/* @govbr-ds/core {version} (MIT, SERPRO): {', '.join(COMPONENTS)} and the base table rules */"]
+    parts = [
+        f"/* @govbr-ds/core {version} (MIT, SERPRO): {', '.join(COMPONENTS)} and the base table rules */"
+    ]
     base = (dist / "core-base.css").read_text(encoding="utf-8")
     start, end = base.index(TABLE_START), base.index(TABLE_END)
     parts.append(re.sub(r"\s*\n\s*", " ", base[start:end]).strip())
