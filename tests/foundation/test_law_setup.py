@@ -192,7 +192,7 @@ def test_esteio_grant_block_reaches_the_manager_and_the_supplied_list_unblocks_i
     )
     assert saved.status_code == 302
     listing = client.get(saved["Location"]).content.decode()
-    assert '<li class="success"><span role="status">' in listing  # a success reads as one, not a warning
+    assert '<div class="br-message success" role="status">' in listing  # a success, not a warning
     item.refresh_from_db()
     assert item.status == "encerrado"
     law.forget("esteio")

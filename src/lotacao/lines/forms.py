@@ -143,6 +143,10 @@ class OrderForm(forms.Form):
             self.fields[f"p{n}_departures"] = forms.CharField(
                 label="Partidas fixas", max_length=2000, required=False
             )
+            # The period table prints the fields without their <label>: each says its name itself.
+            for key in ("day", "first", "last", "headway", "departures"):
+                period = self.fields[f"p{n}_{key}"]
+                period.widget.attrs["aria-label"] = f"{period.label} do período {n + 1}"
 
     def period_rows(self) -> list[list[Any]]:
         return [

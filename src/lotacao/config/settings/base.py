@@ -95,14 +95,18 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "lotacao.config.urls"
+# Every form's fields in the gov.br DS's wrappers (br-input, br-select, br-textarea, feedback).
+FORM_RENDERER = "lotacao.web.forms_renderer.GovBrFormRenderer"
 WSGI_APPLICATION = "lotacao.config.wsgi.application"
 
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Our apps' templates get the gov.br DS's classes on plain buttons and tables as they
+            # are read (lotacao.web.template_loaders); cached, as Django's default loaders are.
+            "loaders": [("django.template.loaders.cached.Loader", ["lotacao.web.template_loaders.Loader"])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
