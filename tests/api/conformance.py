@@ -16,12 +16,16 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
 import re
 from typing import Any
 
 import jsonschema_rs
 
 API = "/api/"
+# A file to append each checked success to (`GET /api/fines/{fine_id} 200`): which operations the
+# suite's calls reach with a success, and so which declarations a real answer has checked.
+LOG = os.environ.get("LOTACAO_CONFORMANCE_LOG", "")
 
 
 @functools.cache
@@ -92,6 +96,9 @@ def defects(method: str, path: str, status: int, content_type: str, body: bytes)
         )
     if media not in content:
         return [f"{method} {template}: {status} as {media!r}, declares {sorted(content)}"]
+    if LOG:
+        with open(LOG, "a", encoding="utf-8") as log:
+            log.write(f"{method} {template} {status}\n")
     if media != "application/json":
         return []
     validator = _validator(template, method.lower(), str(status), media)
