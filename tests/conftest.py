@@ -154,6 +154,23 @@ def fresh_law() -> None:
         law.forget(code)
 
 
+@pytest.fixture(autouse=True)
+def api_answers_conform(monkeypatch: Any) -> None:
+    """Every success of /api/ a test receives matches the operation's OpenAPI (tests/api/conformance)."""
+    from django.test.client import Client
+
+    from tests.api import conformance
+
+    original = Client.request
+
+    def checked(self: Any, **request: Any) -> Any:
+        response = original(self, **request)
+        conformance.check(response)
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
+
+
 @pytest.fixture
 def world(db: Any, settings: Any, tmp_path: Any) -> World:
     settings.MEDIA_ROOT = tmp_path / "media"  # uploaded files of a test stay in the test

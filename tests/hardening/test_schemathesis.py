@@ -4,9 +4,11 @@ Deeper than tests/api/test_fuzz.py (a few examples each, for conformance): for e
 `LOTACAO_FUZZ_DEEP_EXAMPLES` (default 50) requests valid by its schema, half of them aimed at the
 records of the test world (path ids that exist, so the operation's code runs past its 404), and
 `LOTACAO_FUZZ_NEGATIVE_EXAMPLES` (default 10) invalid ones (a number beyond the declared maximum,
-a date of the wrong type): no answer is a server error, and every answer is problem+json when it
-is an error. Through the WSGI application (no server, no network): measured at about two minutes
-on SQLite on the 2-core machine. Runs on SQLite and on PostgreSQL (`make test` with DATABASE_URL).
+a date of the wrong type): no answer is a server error, every answer is problem+json when it
+is an error, and every answer's media type and body conform to what the operation declares
+(`content_type_conformance`, `response_schema_conformance`: issue 24 declared them all).
+Through the WSGI application (no server, no network): measured at about two minutes on SQLite
+on the 2-core machine. Runs on SQLite and on PostgreSQL (`make test` with DATABASE_URL).
 
 Stateful links (a POST's id fed to the next GET) are not declared by the OpenAPI, so the test
 stands in for them with the existing ids of the world.
@@ -29,6 +31,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation.modes import GenerationMode
+from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from lotacao.accounts.models import User
 from lotacao.accounts.tokens import create_token
@@ -59,6 +62,9 @@ def problem_json_errors(ctx: Any, response: Any, case: Any) -> bool:
         kind = (response.headers.get("content-type") or [""])[0]
         assert kind.startswith(PROBLEM), f"{response.status_code} answered as {kind!r}"
     return True
+
+
+CHECKS = [not_a_server_error, problem_json_errors, content_type_conformance, response_schema_conformance]
 
 
 def _ids(world: Any) -> list[int]:
@@ -101,7 +107,7 @@ def _run(operation: Any, strategy: Any, examples: int, headers: dict[str, str]) 
     )
     @given(case=strategy)
     def run(case: Any) -> None:
-        case.call_and_validate(headers=headers, checks=[not_a_server_error, problem_json_errors])
+        case.call_and_validate(headers=headers, checks=CHECKS)
 
     run()
 

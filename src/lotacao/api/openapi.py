@@ -15,30 +15,46 @@ choosing a view's success status differently: with one entry it answers that ent
 | 422 | every operation (pydantic's input errors and the law's refusals) |
 | 429 | operations with a throttle |
 
-An operation may declare more in its `response=` mapping (those stay as written).
+An operation may declare more in its `response=` mapping (those stay as written, their body the
+same shared ProblemDetail). Every success has its schema in the operation's own `response=`
+(or, for a file, `openapi_extra=file_response(...)`, lotacao.core.api_schema); the document lists
+its tags (ASCII, for the generated clients) with their Portuguese names (TAGS);
+tests/api/test_openapi_complete.py fails on an operation that lacks any of it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ninja import Schema
 from ninja.openapi.schema import OpenAPISchema
 from ninja.operation import Operation
 
+from lotacao.core.api_schema import ProblemDetail
 from lotacao.core.problems import MEDIA_TYPE, TITLES
 
-PROBLEM_REF = "#/components/schemas/Problem"
+PROBLEM_REF = "#/components/schemas/ProblemDetail"
 
-
-class Problem(Schema):
-    """Detalhes do problema (RFC 9457), em português."""
-
-    type: str
-    title: str
-    status: int
-    detail: str
-    errors: list[str] | None = None
+# Each router's tag (ASCII: a generated client names its modules after it), with what it is.
+TAGS = {
+    "publico": (
+        "Público: consulta de veículos pela placa, linhas em vigor, GTFS e fretamento "
+        "(sem autenticação, sem dados pessoais)."
+    ),
+    "cadastro": "Cadastro: pessoas, veículos, permissionários e linhas.",
+    "permissoes": "Permissões: pedido, outorga e cada ato sobre a permissão.",
+    "documentos": "Documentos: envio, análise e arquivo.",
+    "vistorias": "Vistorias: seguro, vistorias, selos e a situação legal do veículo.",
+    "linhas": "Linhas: versões, aprovação, ordens de serviço e a rede de ônibus.",
+    "fiscalizacao": "Fiscalização: autos de infração e medidas administrativas.",
+    "multas": "Multas: consulta e registro do pagamento.",
+    "defesa e recursos": "Defesa e recursos: notificação, protocolo, julgamento e comunicação das decisões.",
+    "cobrancas": "Cobranças: guias, certidão de regularidade, declarações, faturamento e Pix.",
+    "fretamento": "Fretamento: posições do rastreador, empresas e viagens.",
+    "portal": "Portal do permissionário: o resumo do titular.",
+    "deveres do operador": "Deveres do operador: comunicação de ocorrências e autorizações.",
+    "requerimentos": "Requerimentos do permissionário e a decisão do órgão.",
+    "ouvidoria": "Ouvidoria: manifestações do público e a fila do órgão.",
+}
 
 
 DESCRIPTIONS = {
@@ -68,11 +84,23 @@ def error_statuses(operation: Operation) -> set[int]:
 
 
 class LotacaoOpenAPISchema(OpenAPISchema):
+    def __init__(self, api: Any, path_prefix: str) -> None:
+        super().__init__(api, path_prefix)
+        used = {
+            tag
+            for item in self["paths"].values()
+            for operation in item.values()
+            for tag in operation.get("tags", [])
+        }
+        self["tags"] = [
+            {"name": name, "description": description} for name, description in TAGS.items() if name in used
+        ] + [{"name": name} for name in sorted(used - set(TAGS))]
+
     def get_components(self) -> dict[str, Any]:
         components: dict[str, Any] = super().get_components()
-        schema = Problem.model_json_schema()
+        schema = ProblemDetail.model_json_schema()
         schema.pop("title", None)
-        components.setdefault("schemas", {})["Problem"] = schema
+        components.setdefault("schemas", {})["ProblemDetail"] = schema
         return components
 
     def responses(self, operation: Operation) -> dict[int, Any]:
@@ -82,7 +110,7 @@ class LotacaoOpenAPISchema(OpenAPISchema):
             # problem (core.problems), so its body is declared under the problem's media type.
             content = declared.get("content") if isinstance(declared, dict) else None
             if int(status) >= 400 and content and "application/json" in content:
-                declared["content"] = {MEDIA_TYPE: content.pop("application/json")}
+                declared["content"] = {MEDIA_TYPE: {"schema": {"$ref": PROBLEM_REF}}}
         for status in sorted(error_statuses(operation)):
             result.setdefault(
                 status,

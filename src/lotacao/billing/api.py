@@ -32,7 +32,7 @@ from lotacao.billing.runs.models import DemandDeclaration
 from lotacao.core.models import Jurisdiction
 from lotacao.registry.models import Holder, Line
 
-router = Router(tags=["cobranças"])
+router = Router(tags=["cobrancas"])
 
 
 class ChargeOut(Schema):

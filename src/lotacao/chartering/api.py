@@ -4,6 +4,7 @@ company read CRC state and trips through the same scoped managers as the screens
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.http import HttpRequest
@@ -27,6 +28,41 @@ class PositionIn(Schema):
     speed: float | str | None = None
 
 
+class PositionsReceivedOut(Schema):
+    recebidas: int  # how many positions were recorded
+
+
+class CompanyOut(Schema):
+    id: int
+    cnpj: str
+    name: str
+    crc_number: str | None
+    crc_status: str
+    modalities: list[str]
+    valid_until: dt.date | None
+
+
+class PassengerOut(Schema):
+    name: str
+    document: str
+
+
+class TripOut(Schema):
+    id: int
+    company_id: int
+    crc_number: str
+    modality: str
+    plate: str
+    origin: str
+    destination: str
+    departs_at: dt.datetime
+    returns_at: dt.datetime | None
+    status: str
+    passenger_count: int
+    list_purged_on: dt.date | None
+    passengers: list[PassengerOut] | None = None  # with `passengers=true` (audited)
+
+
 def _company_of(request: HttpRequest) -> CharteringCompany:
     access = getattr(request, "access", None)
     if access is None or access.holder_id is None:
@@ -37,7 +73,7 @@ def _company_of(request: HttpRequest) -> CharteringCompany:
     return company
 
 
-@router.post("/positions", response={201: dict[str, int]})
+@router.post("/positions", response={201: PositionsReceivedOut})
 def post_positions(request: HttpRequest, payload: list[PositionIn]) -> Any:
     """Positions of the company's vehicles as JSON: plate, at (ISO with zone), latitude, longitude,
     speed (km/h). All or nothing: a refused item refuses the batch (422, reason in Portuguese)."""
@@ -46,7 +82,7 @@ def post_positions(request: HttpRequest, payload: list[PositionIn]) -> Any:
     return Status(201, {"recebidas": tracking.record_positions(company=company, fixes=fixes)})
 
 
-@router.post("/positions/gtfs-rt", response={201: dict[str, int]})
+@router.post("/positions/gtfs-rt", response={201: PositionsReceivedOut})
 def post_gtfs_rt(request: HttpRequest) -> Any:
     """A GTFS Realtime FeedMessage (application/x-protobuf) of VehiclePositions; the vehicle's
     license_plate (or id) is its plate."""
@@ -55,7 +91,7 @@ def post_gtfs_rt(request: HttpRequest) -> Any:
     return Status(201, {"recebidas": tracking.record_positions(company=company, fixes=fixes)})
 
 
-@router.get("/companies/{company_id}")
+@router.get("/companies/{company_id}", response=CompanyOut)
 def company(request: HttpRequest, company_id: int) -> dict[str, Any]:
     row = get_object_or_404(CharteringCompany.objects.select_related("holder__company"), pk=company_id)
     state = crc_state(row, timezone.localdate())
@@ -70,7 +106,7 @@ def company(request: HttpRequest, company_id: int) -> dict[str, Any]:
     }
 
 
-@router.get("/trips/{trip_id}")
+@router.get("/trips/{trip_id}", response=TripOut, exclude_unset=True)
 def trip(request: HttpRequest, trip_id: int, passengers: bool = False) -> dict[str, Any]:
     """A trip's manifest; `passengers=true` adds the list (company, inspectors, managers; audited)."""
     row = get_object_or_404(Trip.objects.select_related("company", "vehicle", "crc"), pk=trip_id)

@@ -11,8 +11,10 @@ from ninja import File, Form, Router, Schema, Status
 from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
+from lotacao.core.api_schema import file_response
 from lotacao.documents import permissions, services
 from lotacao.documents.models import Document
+from lotacao.documents.services import ALLOWED_CONTENT
 from lotacao.registry.models import Person
 
 router = Router(tags=["documentos"])
@@ -124,7 +126,10 @@ def review_document(request: HttpRequest, document_id: int, payload: ReviewIn) -
     return _out(reviewed)
 
 
-@router.get("/{document_id}/file")
+@router.get(
+    "/{document_id}/file",
+    openapi_extra=file_response("O arquivo do documento, no formato em que foi enviado.", *ALLOWED_CONTENT),
+)
 def document_file(request: HttpRequest, document_id: int) -> FileResponse:
     document = get_object_or_404(Document.objects.all(), pk=document_id)
     try:

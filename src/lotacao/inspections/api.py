@@ -15,6 +15,7 @@ from django.utils import timezone
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
+from lotacao.core.api_schema import file_response
 from lotacao.inspections import permissions, rules, selectors, services
 from lotacao.inspections.models import Inspection, InsurancePolicy, Seal
 from lotacao.inspections.pdf import seal_pdf
@@ -62,7 +63,7 @@ class ResultIn(Schema):
     reason: str = "Registro de vistoria pela API"
 
 
-class NoticeOut(Schema):
+class FaultNoticeOut(Schema):
     id: int
     number: str
     issued_on: dt.date
@@ -82,7 +83,7 @@ class InspectionOut(Schema):
     checklist: list[dict[str, Any]]
     faults: list[str]
     citations: list[str]
-    notice: NoticeOut | None = None
+    notice: FaultNoticeOut | None = None
     seal_id: int | None = None
 
 
@@ -142,7 +143,7 @@ def _inspection(i: Inspection) -> InspectionOut:
         checklist=i.checklist,
         faults=i.faults,
         citations=i.citations,
-        notice=NoticeOut(
+        notice=FaultNoticeOut(
             id=notice.pk,
             number=notice.number,
             issued_on=notice.issued_on,
@@ -253,7 +254,11 @@ def issue(request: HttpRequest, vehicle_id: int, reason: str = "Emissão de selo
     return Status(201, _seal(services.issue_seal(actor=request.user, vehicle=vehicle, reason=reason)))
 
 
-@router.get("/seals/{seal_id}/pdf", url_name="seal_pdf")
+@router.get(
+    "/seals/{seal_id}/pdf",
+    url_name="seal_pdf",
+    openapi_extra=file_response("O selo de vistoria (PDF).", "application/pdf"),
+)
 def seal_as_pdf(request: HttpRequest, seal_id: int) -> HttpResponse:
     seal = get_object_or_404(Seal.objects.select_related("vehicle"), pk=seal_id)
     public = request.build_absolute_uri(reverse("public:vehicle", kwargs={"plate": seal.vehicle.plate}))

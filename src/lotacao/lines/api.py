@@ -87,6 +87,94 @@ class CheckIn(Schema):
     trip_minutes: int | None = None  # the van's trip time: its times at a shared stretch (Maricá)
 
 
+class PeriodOut(Schema):
+    day_type: str
+    day_label: str
+    first: str  # "06:00", or "04:00 (dia seguinte)" past the service day's midnight
+    last: str
+    until: str
+    headway: int | None
+    departures: list[str]
+    trips: int
+
+
+class OrderSummaryOut(Schema):
+    """A service order as the law reads it (lotacao.lines.selectors.order_summary)."""
+
+    label: str
+    citation: str
+    number: int
+    kind: str
+    cause: str
+    valid_from: dt.date
+    valid_until: dt.date | None
+    act: str
+    fleet: int
+    trip_minutes: int
+    terminal_capacity: int | None
+    periods: list[PeriodOut]
+    version: int
+
+
+class ServiceOrderOut(OrderSummaryOut):
+    vehicles: list[str]  # plates as printed
+
+
+class LineRowOut(Schema):
+    id: int
+    jurisdiction: str
+    code: str
+    name: str
+    version_in_force: int | None
+
+
+class StopOut(Schema):
+    name: str
+    kind: str
+    lat: float
+    lon: float
+
+
+class VersionOut(Schema):
+    number: int
+    status: str
+    shape: str
+    grounds: list[str]
+    region: str
+    origin: str
+    destination: str
+    itinerary: list[list[float]]  # [[lon, lat], ...]
+    stops: list[StopOut]
+    valid_from: dt.date | None
+    approval_act: str
+    approval_body: str
+    checks: list[dict[str, Any]]
+
+
+class LineDetailOut(Schema):
+    id: int
+    jurisdiction: str
+    code: str
+    name: str
+    versions: list[VersionOut]
+
+
+class FindingOut(Schema):
+    rule: str
+    severity: str  # "error" or "missing" (a value the law leaves to the agency, not given)
+    message: str
+    citation: str
+
+
+class FindingsOut(Schema):
+    findings: list[FindingOut]
+
+
+class BusNetworkOut(Schema):
+    id: int
+    report: dict[str, Any]  # what was read: routes, stops, days and what was skipped
+
+
 def _line(pk: int) -> Line:
     line: Line = get_object_or_404(Line.objects.all(), pk=pk)
     return line
@@ -113,7 +201,7 @@ def _version_out(v: LineVersion) -> dict[str, Any]:
     }
 
 
-@router.get("/lines")
+@router.get("/lines", response=list[LineRowOut])
 def list_lines(request: HttpRequest) -> list[dict[str, Any]]:
     today = timezone.localdate()
     out = []
@@ -131,7 +219,7 @@ def list_lines(request: HttpRequest) -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/lines/{line_id}")
+@router.get("/lines/{line_id}", response=LineDetailOut)
 def get_line(request: HttpRequest, line_id: int) -> dict[str, Any]:
     line = _line(line_id)
     versions = LineVersion.objects.filter(line=line).order_by("-number")
@@ -144,7 +232,7 @@ def get_line(request: HttpRequest, line_id: int) -> dict[str, Any]:
     }
 
 
-@router.get("/lines/{line_id}/service-order")
+@router.get("/lines/{line_id}/service-order", response=ServiceOrderOut)
 def service_order_on(request: HttpRequest, line_id: int, on: dt.date | None = None) -> dict[str, Any]:
     """The service order in force on `on` (default today): what a notice of that date is judged
     against."""
@@ -157,7 +245,7 @@ def service_order_on(request: HttpRequest, line_id: int, on: dt.date | None = No
     return summary
 
 
-@router.post("/lines/{line_id}/versions", response={201: dict[str, Any]})
+@router.post("/lines/{line_id}/versions", response={201: VersionOut})
 def draft_version(request: HttpRequest, line_id: int, payload: VersionIn) -> Status[dict[str, Any]]:
     line = _line(line_id)
     _require(request, line.jurisdiction_id)
@@ -167,7 +255,7 @@ def draft_version(request: HttpRequest, line_id: int, payload: VersionIn) -> Sta
     return Status(201, _version_out(version))
 
 
-@router.post("/lines/{line_id}/versions/{number}/approve")
+@router.post("/lines/{line_id}/versions/{number}/approve", response=VersionOut)
 def approve(request: HttpRequest, line_id: int, number: int, payload: ApproveIn) -> dict[str, Any]:
     line = _line(line_id)
     _require(request, line.jurisdiction_id, ("gestor",))
@@ -176,7 +264,7 @@ def approve(request: HttpRequest, line_id: int, number: int, payload: ApproveIn)
     return _version_out(done)
 
 
-@router.post("/lines/{line_id}/service-orders/check")
+@router.post("/lines/{line_id}/service-orders/check", response=FindingsOut)
 def check_order(request: HttpRequest, line_id: int, payload: CheckIn) -> dict[str, Any]:
     """The law's findings for these periods, without writing anything."""
     line = _line(line_id)
@@ -185,7 +273,7 @@ def check_order(request: HttpRequest, line_id: int, payload: CheckIn) -> dict[st
     return {"findings": [f.as_dict() for f in findings]}
 
 
-@router.post("/lines/{line_id}/service-orders", response={201: dict[str, Any]})
+@router.post("/lines/{line_id}/service-orders", response={201: ServiceOrderOut})
 def issue_order(request: HttpRequest, line_id: int, payload: OrderIn) -> Status[dict[str, Any]]:
     from lotacao.registry.models import Vehicle
 
@@ -201,7 +289,7 @@ def issue_order(request: HttpRequest, line_id: int, payload: OrderIn) -> Status[
     return Status(201, summary)
 
 
-@router.post("/bus-networks", response={201: dict[str, Any]})
+@router.post("/bus-networks", response={201: BusNetworkOut})
 def import_bus_network(
     request: HttpRequest,
     jurisdiction: Form[str],

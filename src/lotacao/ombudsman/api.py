@@ -19,6 +19,7 @@ from django.utils import timezone
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
+from lotacao.core.api_schema import ProblemDetail
 from lotacao.ombudsman import permissions, selectors, services
 from lotacao.ombudsman.limits import FilingLimit, FollowLimit
 from lotacao.ombudsman.models import DESCRIPTION_MAX, PLACE_MAX, Complaint
@@ -62,13 +63,6 @@ class PublicStatusOut(Schema):
     measures: str
 
 
-class ProblemOut(Schema):
-    type: str
-    title: str
-    status: int
-    detail: str
-
-
 def _follow_url(request: HttpRequest) -> str:
     return request.build_absolute_uri(reverse("public:complaint_follow"))
 
@@ -76,7 +70,7 @@ def _follow_url(request: HttpRequest) -> str:
 @router.post(
     "/public/complaints",
     auth=None,
-    response={201: ReceiptOut, 422: ProblemOut},
+    response={201: ReceiptOut, 422: ProblemDetail},
     throttle=[FilingLimit()],
     url_name="public_complaint_file",
 )
@@ -107,7 +101,7 @@ def file_complaint(request: HttpRequest, payload: ComplaintIn) -> Any:
 @router.get(
     "/public/complaints/{protocol}",
     auth=None,
-    response={200: PublicStatusOut, 404: ProblemOut},
+    response={200: PublicStatusOut, 404: ProblemDetail},
     throttle=[FollowLimit()],
     url_name="public_complaint_status",
 )
@@ -178,7 +172,7 @@ class StepIn(Schema):
     measures: str = Field("", max_length=services.ANSWER_MAX)
 
 
-@router.post("/ombudsman/complaints/{pk}/steps", response={200: StaffRowOut, 422: ProblemOut})
+@router.post("/ombudsman/complaints/{pk}/steps", response={200: StaffRowOut, 422: ProblemDetail})
 def step(request: HttpRequest, pk: int, payload: StepIn) -> Any:
     """Take one step of the state table (ombudsman/states.py) on a manifestation."""
     complaint = _own(request, pk)

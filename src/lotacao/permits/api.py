@@ -22,7 +22,7 @@ from lotacao.permits.models import Permit
 from lotacao.permits.views import run
 from lotacao.registry.models import Holder, Line, Vehicle
 
-router = Router(tags=["permissões"])
+router = Router(tags=["permissoes"])
 
 
 class PermitOut(Schema):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -13,14 +15,16 @@ from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from lotacao.chartering.selectors import public_companies
+from lotacao.core.api_schema import ProblemDetail, file_response
 from lotacao.core.problems import problem
 from lotacao.lines import gtfs
 from lotacao.lines import selectors as lines_selectors
+from lotacao.lines.api import OrderSummaryOut
 from lotacao.public import throttle
 from lotacao.public.http import conditional
 from lotacao.public.selectors import vehicle_status
 
-router = Router(tags=["público"], auth=None)
+router = Router(tags=["publico"], auth=None)
 
 
 class PlateAnswerOut(Schema):
@@ -32,16 +36,76 @@ class PlateAnswerOut(Schema):
     records: list[dict[str, Any]]
 
 
-class ProblemOut(Schema):
-    type: str
-    title: str
-    status: int
-    detail: str
+class PublicLineOut(Schema):
+    code: str
+    name: str
+    origin: str
+    destination: str
+    shape: str
+    region: str
+
+
+class PublicStopOut(Schema):
+    name: str
+    kind: str
+    kind_label: str
+    wheelchair: str
+    wheelchair_label: str
+    lat: float
+    lon: float
+
+
+class BenefitOut(Schema):
+    code: str
+    who: str
+    rule: str
+
+
+class FareOut(Schema):
+    amount: Decimal | None
+    reduced_amount: Decimal | None
+    act: str
+    valid_from: dt.date | None
+    benefits: list[BenefitOut]
+    benefits_cite: str
+    benefits_note: str
+    benefits_missing: str
+    seats: int | None
+    seats_cite: str
+    seats_note: str
+
+
+class PublicLineDetailOut(Schema):
+    code: str
+    name: str
+    jurisdiction: str
+    origin: str
+    destination: str
+    shape: str
+    region: str
+    description: str
+    itinerary: list[list[float]]  # [[lon, lat], ...]
+    approval_act: str
+    valid_from: dt.date | None
+    stops: list[PublicStopOut]
+    order: OrderSummaryOut | None  # the service order in force (without the plates)
+    both_directions: bool
+    fare: FareOut
+
+
+class PublicCompanyOut(Schema):
+    cnpj: str
+    name: str
+    crc_status: str
+    modalities: list[str]
+    valid_until: dt.date
+    crc_number: str
+    jurisdiction: str
 
 
 @router.get(
     "/vehicles/{plate}",
-    response={200: PlateAnswerOut, 304: None, 422: ProblemOut, 429: ProblemOut},
+    response={200: PlateAnswerOut, 304: None, 422: ProblemDetail, 429: ProblemDetail},
 )
 def public_vehicle(request: HttpRequest, plate: str) -> Any:
     """Is this vehicle authorized? `authorized` and the `reasons` for every valid plate (an unknown
@@ -67,7 +131,9 @@ plate_check = require_GET(public_vehicle)
 plate_check.csrf_exempt = True  # type: ignore[attr-defined]  # as csrf_exempt() marks it, unwrapped
 
 
-@router.get("/gtfs/{jurisdiction}")
+@router.get(
+    "/gtfs/{jurisdiction}", openapi_extra=file_response("O feed GTFS da jurisdição (zip).", "application/zip")
+)
 def public_gtfs(request: HttpRequest, jurisdiction: str) -> HttpResponse:
     """The jurisdiction's GTFS feed (zip): lines, stops and timetables in force — no personal data."""
     today = timezone.localdate()
@@ -83,13 +149,13 @@ def public_gtfs(request: HttpRequest, jurisdiction: str) -> HttpResponse:
     return response
 
 
-@router.get("/lines/{jurisdiction}")
+@router.get("/lines/{jurisdiction}", response=list[PublicLineOut])
 def public_lines(request: HttpRequest, jurisdiction: str) -> Any:
     """The lines in force in a jurisdiction (code, name, origin, destination)."""
     return lines_selectors.public_lines(jurisdiction, timezone.localdate())
 
 
-@router.get("/lines/{jurisdiction}/{code}")
+@router.get("/lines/{jurisdiction}/{code}", response=PublicLineDetailOut)
 def public_line(request: HttpRequest, jurisdiction: str, code: str) -> Any:
     """A line in force: itinerary, stops and the timetable or headways — no personal data."""
     found = lines_selectors.public_line(jurisdiction, code, timezone.localdate())
@@ -98,7 +164,7 @@ def public_line(request: HttpRequest, jurisdiction: str, code: str) -> Any:
     return found
 
 
-@router.get("/chartering/companies")
+@router.get("/chartering/companies", response=list[PublicCompanyOut])
 def chartering_companies(request: HttpRequest, jurisdiction: str | None = None) -> Any:
     """The register of chartering companies with a CRC: cnpj, name (trade name), crc_status
     (valid, suspended, cancelled, expired), modalities and valid_until — no personal data."""

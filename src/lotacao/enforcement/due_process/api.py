@@ -26,6 +26,70 @@ from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionN
 router = Router(tags=["defesa e recursos"])
 
 
+class FilingOut(Schema):
+    """A defense or appeal filed: its receipt, the deadline it met or missed and why."""
+
+    id: int
+    receipt: str
+    instance: str
+    instance_name: str
+    body: str | None
+    filed_at: dt.datetime
+    channel: str
+    due_on: dt.date | None
+    late: bool
+    due_explanation: str
+    citations: list[str]
+    status: str
+
+
+class DecisionOut(Schema):
+    id: int
+    instance: str
+    outcome: str
+    outcome_label: str
+    decided_on: dt.date | None
+    reasons: str
+    penalty: dict[str, Any]  # the penalty that results (penalties and measures)
+    citations: list[str]
+    notify_due: dt.date | None
+    served_on: dt.date | None
+    final: bool
+    final_on: dt.date | None
+    effects: list[Any]  # what the decision did (a fine issued, a measure lifted…)
+
+
+class OpenInstanceOut(Schema):
+    id: str
+    name: str
+    due: dt.date | None
+    explanation: str
+    citations: list[str]
+    missing_parameters: list[Any]
+
+
+class ProcessOut(Schema):
+    """Where a notice stands: the instance open for filing (null when none is, or it is blocked),
+    its filings and decisions."""
+
+    notice: str
+    status: str
+    open_instance: OpenInstanceOut | None
+    blocked: str  # why no filing can be made now ("" when one can)
+    filings: list[FilingOut]
+    decisions: list[DecisionOut]
+
+
+class NotificationOut(Schema):
+    id: int
+    method: str
+    sent_on: dt.date | None
+    served_on: dt.date | None  # from the law: when the notification counts as done
+    explanation: str
+    citations: list[str]
+    notice_status: str
+
+
 def _date(day: dt.date | None) -> str | None:
     return day.isoformat() if day else None
 
@@ -88,7 +152,7 @@ def process_data(notice: InfractionNotice) -> dict[str, Any]:
     }
 
 
-@router.get("/notices/{int:notice_id}", summary="Situação do processo de um auto")
+@router.get("/notices/{int:notice_id}", response=ProcessOut, summary="Situação do processo de um auto")
 def notice_process(request: HttpRequest, notice_id: int) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     return JsonResponse(process_data(notice))
@@ -98,7 +162,9 @@ class FilingIn(Schema):
     text: str
 
 
-@router.post("/notices/{int:notice_id}/filings", summary="Protocolar defesa ou recurso")
+@router.post(
+    "/notices/{int:notice_id}/filings", response={201: FilingOut}, summary="Protocolar defesa ou recurso"
+)
 def file(request: HttpRequest, notice_id: int, payload: FilingIn) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     access = getattr(request, "access", None)
@@ -118,7 +184,11 @@ class ServiceIn(Schema):
     served_on: dt.date
 
 
-@router.post("/decisions/{int:decision_id}/service", summary="Registrar a comunicação de uma decisão")
+@router.post(
+    "/decisions/{int:decision_id}/service",
+    response=DecisionOut,
+    summary="Registrar a comunicação de uma decisão",
+)
 def serve(request: HttpRequest, decision_id: int, payload: ServiceIn) -> HttpResponse:
     decision = get_object_or_404(Decision.objects.all(), pk=decision_id)
     if not permissions.allowed(
@@ -146,7 +216,9 @@ class NotificationIn(Schema):
 
 
 @router.post(
-    "/notices/{int:notice_id}/notifications", summary="Registrar o envio ou a notificação de um auto"
+    "/notices/{int:notice_id}/notifications",
+    response={201: NotificationOut},
+    summary="Registrar o envio ou a notificação de um auto"
 )
 def notify(request: HttpRequest, notice_id: int, payload: NotificationIn) -> HttpResponse:
     """A letter sent (awaiting its AR), or the notification done (by hand, AR, returned letter,
@@ -186,7 +258,7 @@ def _session(session_id: int | None) -> Session | None:
     return session
 
 
-class ApplicationIn(Schema):
+class PenaltyApplicationIn(Schema):
     outcome: str
     reasons: str
     decided_on: dt.date
@@ -197,9 +269,10 @@ class ApplicationIn(Schema):
 
 @router.post(
     "/notices/{int:notice_id}/application",
+    response={201: DecisionOut},
     summary="Aplicação da penalidade pelo órgão, onde a lei a dá sem protocolo (Cabo: o Conselho, art. 29)",
 )
-def apply_penalty(request: HttpRequest, notice_id: int, payload: ApplicationIn) -> HttpResponse:
+def apply_penalty(request: HttpRequest, notice_id: int, payload: PenaltyApplicationIn) -> HttpResponse:
     """outcome: upheld (aplicada como calculada), changed (com `new_penalty`: warning, fine or
     suspension, with `new_value` in R$ or days) or annulled (não aplicada)."""
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
@@ -222,7 +295,7 @@ class VoteIn(Schema):
     vote: str
 
 
-class DecisionIn(Schema):
+class JudgmentIn(Schema):
     reasons: str
     decided_on: dt.date
     outcome: str | None = None
@@ -248,8 +321,12 @@ def _votes(session: Session | None, votes: list[VoteIn]) -> dict[BodyMember, str
     return out
 
 
-@router.post("/filings/{int:filing_id}/decision", summary="Julgar uma defesa ou um recurso")
-def judge(request: HttpRequest, filing_id: int, payload: DecisionIn) -> HttpResponse:
+@router.post(
+    "/filings/{int:filing_id}/decision",
+    response={201: DecisionOut},
+    summary="Julgar uma defesa ou um recurso",
+)
+def judge(request: HttpRequest, filing_id: int, payload: JudgmentIn) -> HttpResponse:
     """The outcome (upheld, changed, annulled, not_known) or, where the law gives a voting rule,
     the votes of the members present (uphold, change, annul); `new_penalty` for a changed one
     (warning, fine, suspension — or Pernambuco's crc_suspension, crc_cancellation,

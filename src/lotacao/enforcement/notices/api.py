@@ -26,7 +26,7 @@ from lotacao.enforcement.models import InfractionNotice
 from lotacao.enforcement.notices import intake, selectors, services
 from lotacao.enforcement.reading import local_day
 
-router = Router(tags=["fiscalização"])
+router = Router(tags=["fiscalizacao"])
 
 ENDPOINT = "infraction-notices.create"
 
@@ -54,6 +54,36 @@ class NoticeIn(Schema):
     evidence_latitude: Decimal | None = None
     evidence_longitude: Decimal | None = None
     reason: str = "Auto de infração lavrado pela API"
+
+
+class NoticeOut(Schema):
+    """An infraction notice (lotacao.enforcement.notices.selectors.notice_data); in a preview,
+    nothing is written: `id` is null."""
+
+    id: int | None
+    number: str
+    jurisdiction: str
+    status: str
+    drawn_up_at: dt.datetime  # in the jurisdiction's time zone
+    place: str
+    infraction_code: str
+    infraction_group: str
+    offender_kind: str
+    permit_id: int | None
+    holder_id: int | None
+    agent_id: int | None
+    vehicle_id: int | None
+    line_id: int | None
+    plate: str
+    penalty: dict[str, Any]  # what the law gives: penalties and measures, each with its citation
+    group: str | None
+    repeat: Any
+    points: Any
+    citations: list[str]
+    explanation: str
+    law: str
+    missing_parameters: list[Any]
+    charged_to_holder: bool
 
 
 def plate_links(jurisdiction: Jurisdiction, data: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
@@ -143,7 +173,7 @@ IDEMPOTENCY_KEY = header_param(
 )
 
 
-@router.post("", summary="Lavrar auto de infração (idempotente)")
+@router.post("", response={201: NoticeOut}, summary="Lavrar auto de infração (idempotente)")
 def create_notice(
     request: HttpRequest, payload: NoticeIn, idempotency_key: str | None = IDEMPOTENCY_KEY
 ) -> HttpResponse:
@@ -165,13 +195,13 @@ def create_notice(
     return HttpResponse(body, status=status, content_type=media)
 
 
-@router.get("/{int:notice_id}", summary="Auto de infração")
+@router.get("/{int:notice_id}", response=NoticeOut, summary="Auto de infração")
 def get_notice(request: HttpRequest, notice_id: int) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     return JsonResponse(selectors.notice_data(notice))
 
 
-@router.post("/preview", summary="Calcular a penalidade de um auto, sem lavrar")
+@router.post("/preview", response=NoticeOut, summary="Calcular a penalidade de um auto, sem lavrar")
 def preview_notice(request: HttpRequest, payload: NoticeIn) -> HttpResponse:
     """What the law gives for this notice now (the clerk sees it before confirming); writes nothing."""
     jurisdiction = Jurisdiction.objects.filter(code=payload.jurisdiction).first()
@@ -205,7 +235,11 @@ class OverrideIn(Schema):
     reason: str
 
 
-@router.post("/{int:notice_id}/penalty", summary="Alterar a penalidade calculada (com motivo, auditado)")
+@router.post(
+    "/{int:notice_id}/penalty",
+    response=NoticeOut,
+    summary="Alterar a penalidade calculada (com motivo, auditado)",
+)
 def override(request: HttpRequest, notice_id: int, payload: OverrideIn) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     if not permissions.allowed(

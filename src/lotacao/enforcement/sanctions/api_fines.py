@@ -26,13 +26,39 @@ class PaymentIn(Schema):
     reason: str = "Pagamento da multa registrado pela API"
 
 
-@router.get("/{int:fine_id}", summary="Multa")
+class FineOut(Schema):
+    """A fine (lotacao.enforcement.sanctions.fine_payment.fine_data); amounts in R$ as text."""
+
+    id: int
+    notice: int
+    notice_number: str
+    jurisdiction: str
+    payer_name: str
+    amount: str | None  # None: the law's unit has no value in R$ yet (see status_note)
+    units: str | None
+    unit: str
+    due_on: dt.date | None
+    due_explanation: str
+    due_citations: list[str]
+    status: str
+    status_label: str
+    status_note: str
+    slip_count: int
+    paid_on: dt.date | None
+    paid_amount: str | None
+    unit_value: str | None
+    unit_value_citation: str
+    payment_reference: str
+    charge: int | None
+
+
+@router.get("/{int:fine_id}", response=FineOut, summary="Multa")
 def get_fine(request: HttpRequest, fine_id: int) -> JsonResponse:
     fine = get_object_or_404(Fine.objects.select_related("notice"), pk=fine_id)
     return JsonResponse(fine_payment.fine_data(fine))
 
 
-@router.post("/{int:fine_id}/payment", summary="Registrar o pagamento da multa")
+@router.post("/{int:fine_id}/payment", response=FineOut, summary="Registrar o pagamento da multa")
 def pay_fine(request: HttpRequest, fine_id: int, payload: PaymentIn) -> JsonResponse:
     fine = get_object_or_404(Fine.objects.select_related("notice"), pk=fine_id)
     if not permissions.allowed(

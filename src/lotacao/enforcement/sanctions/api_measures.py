@@ -6,6 +6,7 @@ gestor of the notice's jurisdiction); a row outside the scope is a 404, a refusa
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -16,7 +17,7 @@ from lotacao.enforcement import permissions
 from lotacao.enforcement.models import InfractionNotice, Measure
 from lotacao.enforcement.sanctions import measures
 
-router = Router(tags=["fiscalização"])
+router = Router(tags=["fiscalizacao"])
 
 
 def _may_act(request: HttpRequest, jurisdiction: str) -> None:
@@ -50,11 +51,34 @@ class ReleaseIn(Schema):
     reason: str
 
 
+class MeasureOut(Schema):
+    """A measure (lotacao.enforcement.sanctions.measures.measure_data)."""
+
+    id: int
+    notice_id: int
+    jurisdiction: str
+    kind: str
+    kind_label: str
+    status: str
+    applied_at: dt.datetime
+    detail: str
+    days: int | None
+    conditions: list[dict[str, Any]]  # the law's release conditions, each with `id` and whether met
+    unmet: list[str]  # ids of the conditions not met yet
+    citations: list[str]
+    missing_parameters: list[Any]
+    released_on: dt.date | None
+    release_note: str
+
+
 def _created(measure: Measure) -> HttpResponse:
     return JsonResponse(measures.measure_data(measure), status=201)
 
 
-@router.post("/infraction-notices/{int:notice_id}/measures", summary="Aplicar medida administrativa no auto")
+@router.post(
+    "/infraction-notices/{int:notice_id}/measures",
+    response={201: MeasureOut},
+    summary="Aplicar medida administrativa no auto")
 def apply(request: HttpRequest, notice_id: int, payload: MeasureIn) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     _may_act(request, notice.jurisdiction_id)
@@ -71,7 +95,9 @@ def apply(request: HttpRequest, notice_id: int, payload: MeasureIn) -> HttpRespo
 
 
 @router.post(
-    "/measures/{int:measure_id}/conditions/{condition}", summary="Registrar condição de liberação cumprida"
+    "/measures/{int:measure_id}/conditions/{condition}",
+    response=MeasureOut,
+    summary="Registrar condição de liberação cumprida"
 )
 def meet(request: HttpRequest, measure_id: int, condition: str, payload: ConditionIn) -> HttpResponse:
     measure = measures.meet_condition(
@@ -85,7 +111,9 @@ def meet(request: HttpRequest, measure_id: int, condition: str, payload: Conditi
     return JsonResponse(measures.measure_data(measure))
 
 
-@router.post("/measures/{int:measure_id}/release", summary="Liberar a medida administrativa")
+@router.post(
+    "/measures/{int:measure_id}/release", response=MeasureOut, summary="Liberar a medida administrativa"
+)
 def release(request: HttpRequest, measure_id: int, payload: ReleaseIn) -> HttpResponse:
     measure = measures.release_measure(
         actor=request.user,
