@@ -7,7 +7,6 @@ import datetime as dt
 import re
 from typing import Any
 
-import pytest
 from django.test import Client
 
 from lotacao.core.vehicle_verdict import headline
@@ -47,7 +46,9 @@ def test_the_headline_names_each_permit_state(world: Any, client: Client) -> Non
         assert verdict == expected, status
         assert NO_VEHICLE not in verdict
         assert permit.number in client.get(f"/publico/veiculos/{plate}/").content.decode()
-    Permit.objects.filter(pk=permit.pk).update(status=Permit.Status.ACTIVE, valid_until=today() - dt.timedelta(days=1))
+    Permit.objects.filter(pk=permit.pk).update(
+        status=Permit.Status.ACTIVE, valid_until=today() - dt.timedelta(days=1)
+    )
     permit.vehicle.save()
     assert _verdict(client, plate) == "Não autorizado: veículo com permissão vencida"
     Permit.objects.filter(pk=permit.pk).update(vehicle=None)
@@ -59,7 +60,11 @@ def test_the_headline_names_each_permit_state(world: Any, client: Client) -> Non
 def test_the_headline_of_several_records() -> None:
     recife = {"jurisdiction_name": "Recife", "authorized": False, "permit_status": "Suspensa"}
     marica = {"jurisdiction_name": "Maricá", "authorized": True, "permit_status": "Ativa"}
-    esteio = {"jurisdiction_name": "Esteio", "authorized": False, "reasons": ["Veículo sem permissão vigente."]}
+    esteio = {
+        "jurisdiction_name": "Esteio",
+        "authorized": False,
+        "reasons": ["Veículo sem permissão vigente."],
+    }
     assert headline([recife, marica]) == "Veículo autorizado em Maricá"
     assert headline([recife, esteio]) == (
         "Não autorizado — Recife, veículo com permissão suspensa; Esteio, veículo sem permissão"
@@ -68,5 +73,10 @@ def test_the_headline_of_several_records() -> None:
     assert headline([baixado]) == "Não autorizado: veículo baixado do serviço"
     barred = {"jurisdiction_name": "Recife", "authorized": False, "permit_status": "Ativa"}
     assert headline([barred]) == "Não autorizado: veículo com permissão ativa, mas impedido de operar"
-    crc = {"jurisdiction_name": "Pernambuco", "authorized": False, "company_name": "X", "crc_status": "suspended"}
+    crc = {
+        "jurisdiction_name": "Pernambuco",
+        "authorized": False,
+        "company_name": "X",
+        "crc_status": "suspended",
+    }
     assert headline([crc]) == "Não autorizado: empresa com CRC suspenso"

@@ -107,7 +107,8 @@ def headline(records: list[dict[str, Any]]) -> str:
         return "Não autorizado: " + UNKNOWN_PLATE[0].lower() + UNKNOWN_PLATE[1:].rstrip(".")
     allowed = [record for record in records if record.get("authorized")]
     if allowed and len(allowed) < len(records):
-        return f"{AUTHORIZED} em " + join_pt(str(r.get("jurisdiction_name") or r.get("jurisdiction")) for r in allowed)
+        names = (str(r.get("jurisdiction_name") or r.get("jurisdiction")) for r in allowed)
+        return f"{AUTHORIZED} em " + join_pt(names)
     if allowed:
         return AUTHORIZED
     if len(records) == 1:

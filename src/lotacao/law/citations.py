@@ -47,7 +47,7 @@ def split(citation: str) -> list[tuple[str, str]]:
 
 
 def _act_and_provision(part: str) -> tuple[str, str]:
-    """"Lei X (Recife), art. 36, § 2º" → ("Lei X (Recife)", "art. 36, § 2º"): the act ends at the
+    """ "Lei X (Recife), art. 36, § 2º" → ("Lei X (Recife)", "art. 36, § 2º"): the act ends at the
     first ", " followed by the start of a provision (commas inside parentheses do not count)."""
     depth = 0
     for i, char in enumerate(part):
