@@ -27,7 +27,7 @@ def test_the_run_page_and_its_history(world: Any, agency: Any) -> None:
         "/cobranca/faturamento/", {"jurisdiction": "recife", "period": "02/2027", "reason": "simulação"}
     )
     run = BillingRun.objects.get()
-    page = client.get(f"/cobranca/faturamento/{run.pk}/").content.decode()
+    page = client.get(f"/cobranca/faturamento/{run.pk}/").content.decode().replace("\xa0", " ")
     # 10.000 × R$ 4,00 = R$ 40.000,00; 4% of it is R$ 1.600,00 — every step on the page
     assert "10.000 passageiros pagantes × R$ 4,00" in page
     assert "R$ 40.000,00 × 4% = R$ 1.600,00" in page
