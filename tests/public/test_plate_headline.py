@@ -18,7 +18,7 @@ NO_VEHICLE = "não há veículo autorizado com esta placa"
 
 def _verdict(client: Client, plate: str) -> str:
     html = client.get(f"/publico/veiculos/{plate}/").content.decode()
-    found = re.search(r'id="verdict"[^>]*>\s*(?:<strong>)?(.*?)<', html, re.S)
+    found = re.search(r'id="verdict"[^>]*>\s*(?:<strong>|<h2>)?(.*?)<', html, re.S)
     assert found, html[:2000]
     return found.group(1).strip()
 
