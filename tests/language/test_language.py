@@ -119,7 +119,7 @@ def test_the_checker_catches_internal_words(text: str) -> None:
     "text",
     [
         # the grant's checklist (Esteio) and a fine's "Por quê" (Recife), as they read before issue 24
-        "Documentos do permissionário: remete à lei municipal (Lei Municipal 3.839/2004 (Esteio), art. 46, V)."
+        "Documentos do permissionário: remete à lei (Lei Municipal 3.839/2004 (Esteio), art. 46, V)."
         " (Lei Municipal 3.839/2004 (Esteio), art. 46, V)",
         "adiado até a decisão (Lei Municipal 16.856/2003 (Recife), art. 36, § 2º). (Lei Municipal 16.856/2003"
         " (Recife), art. 39, § 1º; art. 41; art. 42; art. 36, § 2º)",
