@@ -1,7 +1,8 @@
 """No provision twice in one message (issue 24, defect 5), over the engine's explanations as the
 screens render them (`lotacao.law.citations.cited`, behind the `|citado` filter): every infraction
 of every pack, for a permit holder (a company, an auxiliary driver), with and without the group
-the agency assigns. The language crawl (test_language.py) checks the pages and PDFs of the loaded demo with the same checker."""
+the agency assigns. The language crawl (test_language.py) checks the pages and PDFs of the loaded
+demo with the same checker."""
 
 from __future__ import annotations
 
