@@ -19,7 +19,8 @@ pytestmark = pytest.mark.browser
 
 
 def _deliver_required_documents(cpf: str) -> None:
-    """Upload and accept every document Recife requires of a holder (art. 7), valid for a year."""
+    """Upload and accept every document Recife requires of a holder (art. 7), valid for a year
+    (the CNH's file included: its typed number and validity alone are not a valid document)."""
     from django.core.files.base import ContentFile
 
     from lotacao.demo.documents import pdf_bytes
@@ -30,8 +31,7 @@ def _deliver_required_documents(cpf: str) -> None:
     person = Person.objects.get(jurisdiction_id="recife", cpf=cpf)
     today = clock.today()
     for item in requirements("recife", "holder", today).items:
-        if item.person_field:  # checked from the person's own record (the CNH typed on the form)
-            continue
+        # the CNH too: typed on the form, valid only with its file, reviewed (issue 24)
         document = services.upload_document(
             actor=None,
             person=person,

@@ -77,8 +77,11 @@ def test_cabo_collectors_present_art_7_without_the_cnh() -> None:
     assert collector <= holder
 
 
-def test_document_types_exclude_the_cnh_registry_field() -> None:
-    assert "cnh" not in document_types("marica", DAY)
+def test_the_cnh_is_uploaded_like_any_document_but_not_by_a_company() -> None:
+    """Typed data alone does not make the CNH valid (issue 24): its file is received and reviewed."""
+    assert "cnh" in document_types("marica", DAY)
+    assert "cnh" not in document_types("marica", DAY, owner="company")
+    assert "cnh" not in document_types("marica", DAY, with_cnh=False)
     assert "criminal_record" in document_types("marica", DAY)
 
 
@@ -128,7 +131,15 @@ def test_cnh_from_the_person_record(world: Any) -> None:
     assert "cnh" in check.missing  # category B: the law asks D or E (art. 15, II)
     person.cnh_category = "D"
     check = document_check(jurisdiction_code="marica", role="auxiliary_driver", person=person, on=DAY)
-    assert "cnh" not in check.missing and "cnh" not in check.expired
+    assert check.missing.count("cnh") == 1  # typed, but no file: not valid (issue 24)
+    assert any("falta o arquivo da CNH" in line for line in check.explanation)
+    pending = _doc(person, "cnh", status="pendente")
+    check = document_check(jurisdiction_code="marica", role="auxiliary_driver", person=person, on=DAY)
+    assert "cnh" in check.pending and "cnh" not in check.missing  # a file, not yet reviewed
+    Document.objects.filter(pk=pending.pk).update(status="aceito")
+    check = document_check(jurisdiction_code="marica", role="auxiliary_driver", person=person, on=DAY)
+    assert "cnh" not in check.missing and "cnh" not in check.expired and "cnh" not in check.pending
+    assert check.valid_until["cnh"] == DAY
     check = document_check(
         jurisdiction_code="marica", role="auxiliary_driver", person=person, on=DAY + dt.timedelta(days=1)
     )

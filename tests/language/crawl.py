@@ -146,6 +146,43 @@ WORD = re.compile(r"(?<![\w.@/-])[A-Za-z]+(?:_[A-Za-z]+)*(?![\w@/-])")
 DOTTED_OK = re.compile(r"^(?:[a-z0-9-]+\.)+(?:br|com|org|gov|net|pdf|csv|zip|xlsx|json|txt|png|jpg|txt)$")
 
 
+# A citation as the screens write it (issue 24): "<act>, <provision>[; <provision>…]" or a bare
+# "(<provision>)" after the act was named. Written here, apart from lotacao.law.citations (which
+# writes them), so that the crawl checks that code instead of repeating it.
+_ACT = r"(?:Lei|Decreto|Portaria|Resolução|Constituição)(?: [^,;()]+?)?(?: \([^()]*\))?"
+_PROV = (
+    r"(?:Anexo [IVXLC]+, )?(?:seção [IVXLC]+ \([^()]*\), )?arts?\. \d+[º°]?(?:-[A-Z])?"
+    r"(?: (?:e|a) \d+[º°]?)?"
+    r"(?:, (?:§ (?:\d+[º°]?|único)|parágrafo único|caput|[IVXLC]+(?:-\d+)?|[a-z](?![\w])"
+    r"|na redação da Lei nº [\d./]+)(?: (?:a|e) (?:§ \d+[º°]?|[IVXLC]+|[a-z])(?![\w]))?)*"
+)
+FULL_CITATION = re.compile(rf"({_ACT}), ({_PROV}(?:; {_PROV})*)")
+SHORT_CITATION = re.compile(rf"\(({_PROV}(?:; {_PROV})*)\)")
+ONE_PROVISION = re.compile(_PROV)
+
+
+def repeated_citations(line: str) -> list[str]:
+    """The provisions one message (a line) cites more than once: "(Lei X, art. 46, V). (Lei X,
+    art. 46, V)", "art. 36, § 2º; art. 39; art. 36, § 2º", or "(art. 41)" and then "Lei X, art. 41"."""
+    keys: list[tuple[str | None, str]] = []
+    spans: list[tuple[int, int, str]] = []
+    for m in FULL_CITATION.finditer(line):
+        spans.append((m.start(), m.end(), m.group(1)))
+        keys += [(m.group(1), p) for p in ONE_PROVISION.findall(m.group(2))]
+    for m in SHORT_CITATION.finditer(line):
+        if any(start <= m.start() < end for start, end, _ in spans):
+            continue
+        before = [act for _, end, act in spans if end <= m.start()]
+        keys += [(before[-1] if before else None, p) for p in ONE_PROVISION.findall(m.group(1))]
+    seen: set[tuple[str | None, str]] = set()
+    twice: list[str] = []
+    for key in keys:
+        if key in seen and key[1] not in twice:
+            twice.append(key[1])
+        seen.add(key)
+    return twice
+
+
 class _Page(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -215,6 +252,8 @@ def findings(text: str) -> list[str]:
             word = m.group(0)
             if word in ENGLISH and word not in ALLOWED_WORDS and "_" not in word:
                 add("palavra em inglês", m)
+        for provision in repeated_citations(line):
+            found.append(f"citação repetida «{provision}» em: {line[:300]}")
     return found
 
 

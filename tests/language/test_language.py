@@ -115,6 +115,32 @@ def test_the_checker_catches_internal_words(text: str) -> None:
     assert findings(text), text
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the grant's checklist (Esteio) and a fine's "Por quê" (Recife), as they read before issue 24
+        "Documentos do permissionário: remete à lei (Lei Municipal 3.839/2004 (Esteio), art. 46, V)."
+        " (Lei Municipal 3.839/2004 (Esteio), art. 46, V)",
+        "adiado até a decisão (Lei Municipal 16.856/2003 (Recife), art. 36, § 2º). (Lei Municipal 16.856/2003"
+        " (Recife), art. 39, § 1º; art. 41; art. 42; art. 36, § 2º)",
+        "Sem defesa (Lei Municipal 16.856/2003 (Recife), art. 36, § 2º). Prazo (art. 41, § 1º): 30 dias. "
+        "(Lei Municipal 16.856/2003 (Recife), art. 41, § 1º)",
+        "retenção: falha corrigida (art. 54); autorização do Presidente (art. 54).",
+    ],
+)
+def test_the_checker_catches_a_citation_printed_twice(text: str) -> None:
+    assert any("citação repetida" in f for f in findings(text)), text
+
+
+def test_the_checker_lets_distinct_provisions_pass() -> None:
+    for text in (
+        "Lei Municipal 16.856/2003 (Recife), art. 17, I; art. 17, I a III; art. 17, II",
+        "Prazo (art. 41, § 1º) e vencimento (art. 41) (Lei Municipal 16.856/2003 (Recife), art. 36)",
+        "(Lei Municipal 3.839/2004 (Esteio), Anexo I, art. 19; art. 19)",
+    ):
+        assert not [f for f in findings(text) if "citação repetida" in f], text
+
+
 def test_the_checker_passes_portuguese_and_skips_what_is_not_visible() -> None:
     html = (
         "<html><head><title>Auto</title><style>.a_b{}</style></head><body data-x='a_b'>"

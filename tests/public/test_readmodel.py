@@ -182,7 +182,9 @@ def test_a_known_plate_carries_the_verdict_on_top(world: Any, client: Any) -> No
     body = _answer(client)
     assert body["authorized"] is False and body["reasons"] == body["records"][0]["reasons"]
     page = client.get("/publico/veiculos/ABA1C23/").content.decode()
-    assert "Não autorizado: não há veículo autorizado com esta placa" in page
+    # the headline names the state (issue 24): the vehicle and its permit are on the page below it
+    assert "Não autorizado: veículo com permissão suspensa" in page
+    assert "não há veículo autorizado com esta placa" not in page
 
 
 def test_every_table_the_answer_reads_is_watched(world: Any) -> None:

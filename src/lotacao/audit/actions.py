@@ -93,6 +93,7 @@ ACTIONS: dict[str, str] = {
     "billing_run.planned": "simulação do faturamento mensal",
     "billing_run.approved": "aprovação do faturamento mensal",
     "billing_run.executed": "execução do faturamento mensal",
+    "billing_run.finished": "conclusão do faturamento mensal (cobranças emitidas)",
     "bank_import.reconciled": "conciliação de extrato bancário",
     "reconciliation.queued": "crédito enviado à fila de conciliação",
     "reconciliation.assigned": "crédito atribuído a uma cobrança",

@@ -25,6 +25,7 @@ from django.dispatch import Signal
 from lotacao.core import providers
 from lotacao.core.law import next_change, pack_for
 from lotacao.core.validators import normalize_plate
+from lotacao.law.words import join_pt
 
 PERMIT_PROVIDER = "permits"
 UNKNOWN_PLATE = "Não há veículo autorizado com esta placa."
@@ -69,6 +70,54 @@ def plate_verdict(records: list[dict[str, Any]]) -> tuple[bool, list[str]]:
         name = record.get("jurisdiction_name") or record.get("jurisdiction")
         reasons.extend(f"{name}: {text}" if several else text for text in own)
     return False, reasons
+AUTHORIZED = "Veículo autorizado"
+DEREGISTERED = "Veículo baixado do serviço."
+_CRC_STATE = {
+    "suspended": "empresa com CRC suspenso",
+    "cancelled": "empresa com CRC cancelado",
+    "expired": "empresa com CRC vencido",
+    "none": "empresa sem CRC",
+}
+
+
+def record_state(record: dict[str, Any]) -> str:
+    """Why one jurisdiction's record does not authorize the vehicle, in a few words for the
+    headline ("veículo com permissão suspensa"); the record's reasons give the detail."""
+    reasons = list(record.get("reasons") or [])
+    if DEREGISTERED in reasons:
+        return "veículo baixado do serviço"
+    status = record.get("permit_status")
+    if record.get("company_name") or record.get("crc_status"):
+        crc = str(record.get("crc_status") or "none")
+        return _CRC_STATE.get(crc, "veículo impedido de operar (CRC válido)")
+    if status:
+        if status == "Ativa":
+            return "veículo com permissão ativa, mas impedido de operar"
+        return f"veículo com permissão {str(status).lower()}"
+    if reasons and "frota" in reasons[0]:
+        return "veículo fora da frota de empresa de fretamento"
+    return "veículo sem permissão"
+
+
+def headline(records: list[dict[str, Any]]) -> str:
+    """The plate check's first line, true to every record below it: "Veículo autorizado", or "Não
+    autorizado: veículo com permissão suspensa" (each jurisdiction named when there are several),
+    or, for a plate no agency registers, that no vehicle with it is authorized."""
+    if not records:
+        return "Não autorizado: " + UNKNOWN_PLATE[0].lower() + UNKNOWN_PLATE[1:].rstrip(".")
+    allowed = [record for record in records if record.get("authorized")]
+    if allowed and len(allowed) < len(records):
+        names = (str(r.get("jurisdiction_name") or r.get("jurisdiction")) for r in allowed)
+        return f"{AUTHORIZED} em " + join_pt(names)
+    if allowed:
+        return AUTHORIZED
+    if len(records) == 1:
+        return f"Não autorizado: {record_state(records[0])}"
+    parts = [
+        f"{record.get('jurisdiction_name') or record.get('jurisdiction')}, {record_state(record)}"
+        for record in records
+    ]
+    return "Não autorizado — " + "; ".join(parts)
 
 
 PERMIT_REGIME = "permit.term"
@@ -102,7 +151,7 @@ def merged_verdict(vehicle: Any, day: dt.date) -> dict[str, Any]:
     info["reasons"] = reasons
     if vehicle.deregistered_on and vehicle.deregistered_on <= day:
         info["authorized"] = False
-        info["reasons"].append("Veículo baixado do serviço.")
+        info["reasons"].append(DEREGISTERED)
     return info
 
 

@@ -62,7 +62,7 @@ def png_bytes(width: int = 8, height: int = 8, rgb: tuple[int, int, int] = (11, 
 
 def load(today: dt.date, summary: Any) -> None:
     for jurisdiction in Jurisdiction.objects.order_by("code"):
-        types = document_types(jurisdiction.code, today)
+        types = document_types(jurisdiction.code, today, with_cnh=False)  # the demo's CNHs stay untyped
         if not types:
             continue  # the law does not list documents (undefined): nothing to demonstrate
         persons = list(Person.objects.filter(jurisdiction=jurisdiction, holder_records__isnull=False)[:3])

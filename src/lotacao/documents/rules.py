@@ -138,14 +138,18 @@ def _item(pack: Any, name: str, code: str, raw: Any) -> Requirement:
     )
 
 
-def document_types(jurisdiction_code: str, on: dt.date, *, owner: str = "person") -> dict[str, Requirement]:
+def document_types(
+    jurisdiction_code: str, on: dt.date, *, owner: str = "person", with_cnh: bool = True
+) -> dict[str, Requirement]:
     """Every document type the pack knows for an owner kind (person/company: the people roles;
-    vehicle: the vehicle role), excluding those satisfied by registry fields (the CNH)."""
+    vehicle: the vehicle role). The CNH is a person's upload too: its number and validity are
+    typed on the person's record, but only its file, reviewed, makes it valid (issue 24); a company
+    has none (and `with_cnh=False` leaves it out)."""
     roles = ("vehicle",) if owner == "vehicle" else tuple(r for r in ROLES if r != "vehicle")
     found: dict[str, Requirement] = {}
     for role in roles:
         for item in requirements(jurisdiction_code, role, on).items:
-            if item.person_field is None:
+            if item.person_field is None or (with_cnh and owner == "person"):
                 found.setdefault(item.code, item)
     return found
 

@@ -66,7 +66,7 @@ def document_check(
     else:
         owner_filter = {}
 
-    uploaded = [item.code for item in rules.items if item.person_field is None]
+    uploaded = [item.code for item in rules.items]  # the CNH too: its file, reviewed, makes it valid
     by_code: dict[str, list[Document]] = {}
     if owner_filter and uploaded:
         rows = Document.unscoped.filter(code__in=uploaded, **owner_filter).only(
@@ -81,14 +81,18 @@ def document_check(
         if item.citation not in result.citations:
             result.citations.append(item.citation)
         if item.person_field == "cnh":
-            _check_cnh(item, person, on, result)
+            _check_cnh(item, person, by_code.get(item.code, []), on, result)
         else:
             _check_uploads(item, by_code.get(item.code, []), on, result)
     result.complete = not (result.missing or result.expired or result.pending)
     return result
 
 
-def _check_cnh(item: Requirement, person: Any, on: dt.date, result: DocumentCheck) -> None:
+def _check_cnh(
+    item: Requirement, person: Any, docs: list[Document], on: dt.date, result: DocumentCheck
+) -> None:
+    """The CNH: its number, category and validity typed on the person's record, and its file
+    received and accepted by a clerk — typed data alone is not a valid document."""
     if person is None or not person.cnh_number or person.cnh_expiry is None:
         result.missing.append(item.code)
         result.explanation.append(f"{item.label}: número e validade não informados ({item.citation}).")
@@ -105,7 +109,18 @@ def _check_cnh(item: Requirement, person: Any, on: dt.date, result: DocumentChec
         result.expired.append(item.code)
         result.explanation.append(f"CNH vencida em {br_date(person.cnh_expiry)} ({item.citation}).")
         return
-    result.valid_until[item.code] = person.cnh_expiry
+    if any(d.status == Document.Status.ACCEPTED for d in docs):
+        result.valid_until[item.code] = person.cnh_expiry
+        return
+    if any(d.status == Document.Status.PENDING for d in docs):
+        result.pending.append(item.code)
+        result.explanation.append(f"{item.label}: aguardando análise do atendente ({item.citation}).")
+        return
+    result.missing.append(item.code)
+    result.explanation.append(
+        f"{item.label}: número e validade informados, mas falta o arquivo da CNH, analisado pelo "
+        f"atendente ({item.citation})."
+    )
 
 
 def _in_force(doc: Document, on: dt.date) -> bool:

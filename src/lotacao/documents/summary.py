@@ -16,7 +16,7 @@ EXPIRING_DAYS = 30
 @dataclass
 class Row:
     requirement: Requirement
-    state: str  # valido | vencendo | vencido | pendente | ausente | recusado
+    state: str  # valido | vencendo | vencido | pendente | sem_arquivo | ausente | recusado
     state_label: str
     valid_until: dt.date | None = None
     documents: list[Document] = field(default_factory=list)
@@ -34,6 +34,7 @@ STATE_LABELS = {
     "vencendo": "Vence em breve",
     "vencido": "Vencido",
     "pendente": "Aguardando análise",
+    "sem_arquivo": "Aguardando arquivo",
     "recusado": "Recusado",
     "ausente": "Não apresentado",
 }
@@ -68,13 +69,21 @@ def person_documents(person: Any, today: dt.date) -> PersonDocuments:
 
 def _row(item: Requirement, docs: list[Document], person: Any, today: dt.date) -> Row:
     soon = today + dt.timedelta(days=EXPIRING_DAYS)
-    if item.person_field == "cnh":
+    if item.person_field == "cnh":  # typed on the record; valid only with its file, reviewed
         end = person.cnh_expiry
         if not person.cnh_number or end is None:
             state = "ausente"
+        elif end < today:
+            state = "vencido"
+        elif any(d.status == Document.Status.ACCEPTED for d in docs):
+            state = "vencendo" if end <= soon else "valido"
+        elif any(d.status == Document.Status.PENDING for d in docs):
+            state = "pendente"
+        elif docs:
+            state = "recusado"
         else:
-            state = "vencido" if end < today else "vencendo" if end <= soon else "valido"
-        return Row(item, state, STATE_LABELS[state], valid_until=end)
+            state = "sem_arquivo"
+        return Row(item, state, STATE_LABELS[state], valid_until=end, documents=docs)
     accepted = [d for d in docs if d.status == Document.Status.ACCEPTED]
     current = [d for d in accepted if d.valid_until is None or d.valid_until >= today]
     if current:

@@ -275,6 +275,15 @@ def _open_suspension_days(found: Findings, ctx: Context, code: str) -> int | Non
     return None
 
 
+def _cited_conditions(items: list[tuple[str, str, str]]) -> str:
+    """"a (art. 54); b (art. 54); c (art. 55)" → "a e b (art. 54); c (art. 55)": conditions of one
+    provision cited once (issue 24: no provision twice in one sentence)."""
+    groups: dict[str, list[str]] = {}
+    for _, label, cite in items:
+        groups.setdefault(cite, []).append(lower_first(label))
+    return "; ".join(join_pt(labels) + (f" ({cite})" if cite else "") for cite, labels in groups.items())
+
+
 def _release(found: Findings, ctx: Context, kinds: list[str]) -> None:
     """What releases each measure (measure.release, or the rule's own conditions) and what it turns
     into (measure.escalation): in the result and in words."""
@@ -296,11 +305,7 @@ def _release(found: Findings, ctx: Context, kinds: list[str]) -> None:
         conditions[m] = [{"id": i, "label": label, "citation": ctx.pack.cite(c)} for i, label, c in items]
         for _, _, c in items:
             found.cite(ctx.pack.cite(c))
-        found.say(
-            f"Para liberar {MEASURE_THE[m]}: "
-            + "; ".join(f"{lower_first(label)} ({c})" for _, label, c in items)
-            + "."
-        )
+        found.say(f"Para liberar {MEASURE_THE[m]}: " + _cited_conditions(items) + ".")
     if conditions:
         found.release_conditions = conditions
     escalations: dict[str, dict[str, str]] = {}

@@ -17,6 +17,7 @@ from lotacao.core import open_values
 from lotacao.core.formats import br_date, lower_first
 from lotacao.core.law import evaluate_case, pack_for
 from lotacao.documents import selectors as document_selectors
+from lotacao.law.citations import cited
 from lotacao.law.words import plural
 from lotacao.permits import rules
 from lotacao.permits.models import Ban, Permit
@@ -52,7 +53,7 @@ class Eligibility:
                 self.citations.append(reason.citation)
 
     def summary(self) -> str:
-        return " ".join(f"{r.message}" + (f" ({r.citation})" if r.citation else "") for r in self.reasons)
+        return " ".join(cited(r.message, r.citation) for r in self.reasons)
 
 
 def _documents_module() -> Any:

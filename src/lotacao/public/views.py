@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 
 from lotacao.core.models import Jurisdiction
-from lotacao.core.vehicle_verdict import clean_plate
+from lotacao.core.vehicle_verdict import clean_plate, headline
 from lotacao.lines import maps
 from lotacao.lines import selectors as lines_selectors
 from lotacao.public.http import conditional
@@ -33,7 +33,10 @@ def vehicle(request: HttpRequest, plate: str) -> HttpResponse:
         return page
     result = vehicle_status(plate)
     response = render(
-        request, "public/vehicle.html", {"result": result}, status=200 if result["valid_plate"] else 400
+        request,
+        "public/vehicle.html",
+        {"result": result, "headline": headline(result["records"])},
+        status=200 if result["valid_plate"] else 400,
     )
     return conditional(request, response)
 

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db.models import F, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 
 from lotacao.workqueue.models import KIND_LABELS, WorkItem
 
@@ -24,8 +27,25 @@ def queue(request: HttpRequest) -> HttpResponse:
     if kind:
         items = items.filter(kind=kind)
     kinds = sorted(((code, KIND_LABELS.get(code, code)) for code in codes), key=lambda pair: pair[1])
+    # Overdue first, then by deadline; items without a deadline last, on every database (SQLite
+    # puts NULL first in ascending order, PostgreSQL last).
+    items = items.order_by(F("due_on").asc(nulls_last=True), "id")
+    today = timezone.localdate()
+    rows = [(item, _urgency(item.due_on, today)) for item in items[:500]]
     return render(
         request,
         "workqueue/queue.html",
-        {"items": items[:500], "kinds": kinds, "kind": kind, "title": "Fila de trabalho"},
+        {"rows": rows, "kinds": kinds, "kind": kind, "title": "Fila de trabalho", "today": today},
     )
+
+
+def _urgency(due: dt.date | None, today: dt.date) -> str:
+    """What a deadline means today, in words (not only a colour): "vencido há 3 dias", "vence hoje"."""
+    if due is None:
+        return ""
+    days = (due - today).days
+    if days < 0:
+        return "vencido há 1 dia" if days == -1 else f"vencido há {-days} dias"
+    if days == 0:
+        return "vence hoje"
+    return ""

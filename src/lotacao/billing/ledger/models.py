@@ -5,6 +5,7 @@ fees, and the modalities that may exempt it)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from typing import ClassVar
 
@@ -13,6 +14,9 @@ from django.db import models
 from django.db.models import Q
 
 from lotacao.core.tenancy import TenantModel
+
+# A reference an app files a charge under to find it again: "<word>:<id>…", never typed by people.
+INTERNAL_REFERENCE = re.compile(r"^[a-z][a-z0-9_-]*:\S*$")
 
 
 class Charge(TenantModel):
@@ -89,6 +93,13 @@ class Charge(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} — {self.description}"
+
+    @property
+    def reference_display(self) -> str:
+        """The reference as people read it: a notice's number or a bank file's name; the keys
+        other apps file a charge under to find it again ("recadastramento:2026:…", "fusp-lv:…",
+        "autorizacao:5") are for the system and not shown (the description says what it is)."""
+        return "" if INTERNAL_REFERENCE.match(self.reference or "") else self.reference
 
     def is_open(self, on: dt.date) -> bool:
         """Unpaid and not cancelled (whatever the due date)."""

@@ -16,6 +16,7 @@ key exists) are not planned again.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -23,6 +24,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from lotacao.billing import lawdata
 from lotacao.billing.fares.models import FareAct
@@ -58,7 +60,7 @@ def _missing(code: str, name: str, on: dt.date, what: str = "") -> str:
     )
 
 
-def build_plan(code: str, period: dt.date) -> Plan:
+def build_plan(code: str, period: dt.date, on: dt.date | None = None) -> Plan:
     period = period.replace(day=1)
     plan = Plan(code=code, period=period)
     fees, found = lawdata.monthly_fees(code, period)
@@ -80,7 +82,32 @@ def build_plan(code: str, period: dt.date) -> Plan:
             _plan_rate_fee(plan, fee, existing)
         elif entry.value.get("per") == "vehicles":
             _plan_vehicle_fee(plan, fee, existing)
+    plan.notes += late_notes(plan.lines, on or timezone.localdate())
     return plan
+
+
+_DUE_SENTENCE = re.compile(r"Vencimento[^.]*?\d{2}/\d{2}/\d{4}[^.]*?(?:\([^()]*\))?\.")
+
+
+def late_notes(lines: list[dict[str, Any]], on: dt.date) -> list[str]:
+    """A run made after the due date the law fixes does not issue overdue slips silently: it says,
+    per fee, which due date the law gives, that it has passed on `on`, and what follows."""
+    notes: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for line in lines:
+        due = dt.date.fromisoformat(str(line["due_on"]))
+        key = (str(line.get("fee", "")), str(line["due_on"]))
+        if due >= on or key in seen:
+            continue
+        seen.add(key)
+        found = _DUE_SENTENCE.search(str(line.get("explanation", "")))
+        how = found.group(0) if found else f"Vencimento: {br_date(due)} ({line.get('citation', '')})."
+        notes.append(
+            f"Faturamento feito depois do vencimento — {str(line.get('description', '')).split(' — ')[0]}: "
+            f"{how} Em {br_date(on)} esse vencimento já passou: as guias deste faturamento saem "
+            "vencidas. O sistema não muda o vencimento fixado; outro prazo exige ato do órgão."
+        )
+    return notes
 
 
 class _Engine:
@@ -319,6 +346,25 @@ def _vehicle_counts(code: str, on: dt.date) -> tuple[dict[int, int], str]:
     for row in in_service.values("holder_id").annotate(n=Count("id")):
         counts[row["holder_id"]] = row["n"]
     return counts, "em serviço"
+
+
+def _percent(rate: Decimal) -> str:
+    """4 → "4%", 2.5 → "2,5%"."""
+    return f"{rate.normalize():f}".replace(".", ",") + "%"
+
+
+def computation(line: dict[str, Any]) -> str:
+    """The whole computation of a planned charge, as the manager checks it: the base and how it was
+    found, the rate the law applies and the amount ("9.801 passageiros pagantes × R$ 4,10 + … =
+    R$ 41.393,10 × 4% = R$ 1.655,72"); for a fee per vehicle, the count times the unit amount."""
+    base, amount = Decimal(str(line["base"])), Decimal(str(line["amount"]))
+    label = str(line.get("base_label", ""))
+    if line.get("rate") not in (None, ""):
+        rate = Decimal(str(line["rate"]))
+        return f"{label}: {brl(base)} × {_percent(rate)} = {brl(amount)}"
+    if base > 0 and (amount / base).quantize(Decimal("0.01")) * base == amount:
+        return f"{label} × {brl(amount / base)} = {brl(amount)}"
+    return f"{label}: {brl(amount)}"
 
 
 def _add(

@@ -20,7 +20,7 @@ from lotacao.audit.models import AuditEvent
 from lotacao.audit.services import SYSTEM, record, snapshot, update_audited
 from lotacao.billing.ledger.models import Charge
 from lotacao.billing.runs.models import BillingRun
-from lotacao.billing.runs.planner import Plan, build_plan
+from lotacao.billing.runs.planner import Plan, build_plan, late_notes
 from lotacao.core.bulk import insert_new
 from lotacao.core.formats import lower_first
 from lotacao.core.models import Jurisdiction
@@ -95,10 +95,15 @@ def execute(*, actor: Any, run: BillingRun, reason: str) -> list[Charge]:
         if run.status not in (BillingRun.Status.APPROVED, BillingRun.Status.RUNNING):
             raise ValidationError("Só se executa um faturamento aprovado pelo gestor.")
         if run.status == BillingRun.Status.APPROVED:
+            late = [n for n in late_notes(list(run.plan), timezone.localdate()) if n not in run.notes]
             run = update_audited(
                 actor=actor,
                 instance=run,
-                changes={"status": BillingRun.Status.RUNNING, "started_at": timezone.now()},
+                changes={
+                    "status": BillingRun.Status.RUNNING,
+                    "started_at": timezone.now(),
+                    "notes": [*run.notes, *late],
+                },
                 reason=reason,
                 action="billing_run.executed",
             )
@@ -113,7 +118,7 @@ def execute(*, actor: Any, run: BillingRun, reason: str) -> list[Charge]:
             instance=run,
             changes={"status": BillingRun.Status.DONE, "finished_at": timezone.now(), "created_count": total},
             reason=reason,
-            action="billing_run.executed",
+            action="billing_run.finished",  # one click, one "execução": this records its end
         )
     return made
 

@@ -18,6 +18,7 @@ from lotacao.billing.forms import CorrectionForm, DeclarationForm, RunForm
 from lotacao.billing.runs import services
 from lotacao.billing.runs.declarations import FIELDS, correct_declaration, declare_demand, parse_month
 from lotacao.billing.runs.models import BillingRun, DemandDeclaration
+from lotacao.billing.runs.planner import computation
 from lotacao.billing.viewkit import access, attempt, jurisdictions, require, today
 from lotacao.core.models import Jurisdiction
 from lotacao.registry.models import Holder, Line
@@ -69,12 +70,14 @@ class RunDetail(LoginRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         run = get_object_or_404(BillingRun.objects.select_related("jurisdiction"), pk=pk)
         total = sum(float(line["amount"]) for line in run.plan)
+        lines = [{**line, "computation": computation(line)} for line in run.plan]
         return render(
             request,
             "billing/run.html",
             {
                 "title": str(run),
                 "run": run,
+                "lines": lines,
                 "total": f"{total:.2f}",
                 "manager": permissions.has(access(request), run.jurisdiction_id, permissions.MANAGER),
                 "approve_blocked": separation.blocked(

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from lotacao.audit import actions
 from lotacao.core.formats import br_date, brl, lower_first
+from lotacao.law import citations as law_citations
 
 register = template.Library()
 
@@ -53,6 +54,19 @@ def display_value(value: Any) -> str:
     if value is None or value == "":
         return "—"
     return str(value)
+
+
+@register.filter(name="citado")
+def cited_filter(message: Any, citations: Any) -> str:
+    """A message with its citations: {{ reason.message|citado:reason.citation }} — each provision
+    once, none the message already states (lotacao.law.citations, the one place that does it)."""
+    return law_citations.cited(str(message or ""), citations)
+
+
+@register.filter(name="fundamentos")
+def citations_filter(citations: Any) -> str:
+    """A list of citations as one line, each provision once, grouped by act."""
+    return "; ".join(law_citations.merged(citations))
 
 
 @register.filter(name="acao")
