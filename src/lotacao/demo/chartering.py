@@ -31,7 +31,29 @@ from lotacao.web.agency_values import set_agency_value
 
 REASON = "Dados de demonstração"
 ACT = "Portaria EPTI de demonstração (valor fictício)"
-PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+
+
+def _blank_pdf() -> bytes:
+    """A valid one-page blank PDF (catalog, pages, page; a real cross-reference table), so the
+    demo's document files open in any reader, the holder's portal and the language crawl."""
+    objects = [
+        b"<</Type/Catalog/Pages 2 0 R>>",
+        b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+        b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Resources<<>>>>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for n, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+PDF = _blank_pdf()
 AGENCY_VALUES = {
     "fee.fusp_lv": {"amount": "180.00", "per": "vehicle"},
     "chartering.passenger_list_retention": {"days": 90},
