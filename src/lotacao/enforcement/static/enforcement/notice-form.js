@@ -22,7 +22,7 @@
   /* ---------------------------------------------------------------- picker */
   var select = form.querySelector("select[data-picker]");
   if (select) {
-    var field = select.closest(".field");
+    var field = select.parentNode; /* the field's wrapper (.field, or the DS's .br-input) */
     var search = document.createElement("input");
     search.type = "search";
     search.id = "enf-busca-infracao";
