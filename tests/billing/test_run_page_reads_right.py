@@ -31,6 +31,12 @@ def test_the_run_page_and_its_history(world: Any, agency: Any) -> None:
     # 10.000 × R$ 4,00 = R$ 40.000,00; 4% of it is R$ 1.600,00 — every step on the page
     assert "10.000 passageiros pagantes × R$ 4,00" in page
     assert "R$ 40.000,00 × 4% = R$ 1.600,00" in page
+    # another manager approves and executes (the agency separates the steps: one person each)
+    from lotacao.accounts.models import StaffMembership, User
+
+    other = User.objects.create_user("gestora2.recife", password="senha-de-teste-123")
+    StaffMembership.objects.create(user=other, jurisdiction=world.a, role="gestor")
+    client.force_login(other)
     client.post(f"/cobranca/faturamento/{run.pk}/", {"aprovar": "1"})
     client.post(f"/cobranca/faturamento/{run.pk}/", {"executar": "1"})
     run.refresh_from_db()

@@ -55,9 +55,10 @@ def test_marica_scenario(world: Any) -> None:
     second = w.serve(w.draw("2025-04-07", "art42-V", "B"), dt.date(2025, 4, 9))
     assert second.engine_result["repeat"] == 1
     assert second.penalty["penalties"] == [{"type": "fine", "units": "4", "unit": "UFIMA"}]
-    # an appeal against a fine only after paying it (art. 70, par. único)
-    with pytest.raises(ValidationError, match=r"art\. 70, parágrafo único"):
-        w.file(second, dt.date(2025, 4, 11))
+    # an appeal filed before paying the fine waits for the payment (art. 70, par. único, as the
+    # pack reads it with art. 75): judged once paid within the 30 days
+    appeal = w.file(second, dt.date(2025, 4, 11))
+    assert "deserção" in appeal.due_explanation
     second_fine = fines.issue_fine(
         actor=None, notice=second, reason="Lançamento", due_on=dt.date(2025, 5, 9), today=dt.date(2025, 4, 10)
     )
@@ -70,7 +71,6 @@ def test_marica_scenario(world: Any) -> None:
         reason="Pago",
         today=TODAY,
     )
-    appeal = w.file(second, dt.date(2025, 4, 14))
     assert appeal.body.key == "transport_head" and not appeal.body.collegiate
     annulled = w.judge(appeal, dt.date(2025, 4, 25), "annulled")
     assert annulled.final

@@ -34,7 +34,7 @@ def test_generic_actions_are_declared_for_every_model_and_no_other() -> None:
 
 def test_labels_are_plain_portuguese() -> None:
     for action, text in actions.choices():
-        assert text and not SNAKE.search(text), (action, text)
+        assert text and not SNAKE.search(text.replace("gov.br", "govbr")), (action, text)  # a name
     assert len({a for a, _ in actions.choices()}) == len(actions.choices())
 
 

@@ -55,5 +55,12 @@ def test_a_failing_provider_makes_the_public_check_fail_not_authorize(world: Any
     for name in seam.expected:
         monkeypatch.setitem(seam.providers, name, permitted)
     monkeypatch.setitem(seam.providers, "enforcement.measures", broken)
+    # the read model asks many vehicles at once (public_vehicle_info_many): broken there too
+    many = next(s for s in providers.seams() if s.name == "public_vehicle_info_many")
+
+    def broken_many(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("medidas indisponíveis")
+
+    monkeypatch.setitem(many.providers, "enforcement.measures", broken_many)
     with pytest.raises(RuntimeError, match="medidas indisponíveis"):
         vehicle_status("ABA1C23")  # the world's vehicle in Recife, its answer not yet computed

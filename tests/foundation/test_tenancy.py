@@ -25,6 +25,9 @@ def _id_patterns(patterns: list[Any] | None = None, namespace: str = "") -> list
             found += _id_patterns(p.url_patterns, ns)
         elif p.callback.__module__.startswith("lotacao.public."):
             continue  # the public plate check served outside the API's dispatch: no personal data
+        elif p.callback.__module__ == "lotacao.portal.documents":
+            continue  # the holder's own documents: no staff page at all; tests/portal/test_documents.py
+            # shows another holder, staff and an anonymous visitor get nothing
         elif isinstance(p, URLPattern) and getattr(p.pattern, "converters", None):
             found.append((f"{namespace}{p.name}", p))
     return found
