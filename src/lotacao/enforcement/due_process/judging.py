@@ -327,8 +327,10 @@ def review_judgment_delay(
 
     _require_reason(reason)
     day = on or timezone.localdate()
-    decision = Decision.unscoped.select_for_update().select_related("filing__notice__jurisdiction").get(
-        pk=decision.pk
+    decision = (
+        Decision.unscoped.select_for_update(of=("self",))
+        .select_related("filing__notice__jurisdiction")
+        .get(pk=decision.pk)
     )
     if decision.mandate_reviewed:
         raise ValidationError("O atraso deste julgamento já foi verificado.")
