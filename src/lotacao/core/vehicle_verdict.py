@@ -189,7 +189,7 @@ def merged_verdicts(vehicles: list[Any], day: dt.date) -> dict[int, dict[str, An
         info["reasons"] = reasons
         if vehicle.deregistered_on and vehicle.deregistered_on <= day:
             info["authorized"] = False
-            info["reasons"].append("Veículo baixado do serviço.")
+            info["reasons"].append(DEREGISTERED)
         elif vehicle.deregistered_on:
             changes.append(vehicle.deregistered_on)
         found = [change for change in changes if change is not None]
