@@ -335,6 +335,7 @@ def _refuse_during_sanction(company: CharteringCompany, application: CrcApplicat
             )
 
 
+@transaction.atomic
 def issue_crc(*, actor: Any, application: CrcApplication, reason: str, on: dt.date | None = None) -> Crc:
     """Issue the CRC: documents complete for the modalities, the fleet's minimum own vehicles, the
     validity of one year and never beyond the policy (art. 8)."""

@@ -254,6 +254,7 @@ def record_fine_payment(
     return fine
 
 
+@transaction.atomic  # billing calls it in its own transaction; a hook says so itself
 def charge_paid(*, charge: Charge, paid_on: dt.date, actor: Any, reason: str) -> Fine | None:
     """Billing's seam `charge_paid`: a fine's Charge paid at the counter or by the bank statement
     marks the Fine paid (a unit fine converted at the unit's value on `paid_on`, which must be the
