@@ -30,52 +30,66 @@ def _is_atomic(node: ast.expr) -> bool:
     return "atomic" in ast.unparse(node)
 
 
+class _Reader:
+    """One pass over one module: its functions, their unprotected locks and their call sites."""
+
+    def __init__(
+        self,
+        path: Path,
+        functions: dict[str, list[Function]],
+        calls: dict[str, list[tuple[str | None, bool]]],
+    ):
+        self.path, self.functions, self.calls = path, functions, calls
+        self.stack: list[tuple[str, Function]] = []
+        self.atomic_blocks: list[bool] = []
+
+    def visit(self, node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            function = Function(
+                where=f"{self.path.relative_to(SOURCE.parent)}:{node.lineno} {node.name}",
+                atomic=any(_is_atomic(d) for d in node.decorator_list),
+            )
+            self.functions[node.name].append(function)
+            self.stack.append((node.name, function))
+            self._children(node)
+            self.stack.pop()
+            return
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            self.atomic_blocks.append(any(_is_atomic(item.context_expr) for item in node.items))
+            self._children(node)
+            self.atomic_blocks.pop()
+            return
+        protected = any(self.atomic_blocks) or any(f.atomic for _, f in self.stack)
+        if isinstance(node, ast.Attribute) and node.attr == "select_for_update" and not protected:
+            if not self.stack:
+                raise AssertionError(f"{self.path}:{node.lineno}: row lock at module level")
+            self.stack[-1][1].locks.append(node.lineno)
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name:
+                self.calls[name].append((self.stack[-1][0] if self.stack else None, protected))
+        self._children(node)
+
+    def _children(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+
+
 def _read() -> tuple[dict[str, list[Function]], dict[str, list[tuple[str | None, bool]]]]:
     functions: dict[str, list[Function]] = defaultdict(list)
     calls: dict[str, list[tuple[str | None, bool]]] = defaultdict(list)
     for path in sorted(SOURCE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        stack: list[tuple[str, Function]] = []
-        atomic_blocks: list[bool] = []
-
-        def visit(node: ast.AST) -> None:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                function = Function(
-                    where=f"{path.relative_to(SOURCE.parent)}:{node.lineno} {node.name}",
-                    atomic=any(_is_atomic(d) for d in node.decorator_list),
-                )
-                functions[node.name].append(function)
-                stack.append((node.name, function))
-                for child in ast.iter_child_nodes(node):
-                    visit(child)
-                stack.pop()
-                return
-            if isinstance(node, (ast.With, ast.AsyncWith)):
-                atomic_blocks.append(any(_is_atomic(item.context_expr) for item in node.items))
-                for child in ast.iter_child_nodes(node):
-                    visit(child)
-                atomic_blocks.pop()
-                return
-            protected = any(atomic_blocks) or any(f.atomic for _, f in stack)
-            if isinstance(node, ast.Attribute) and node.attr == "select_for_update" and not protected:
-                if stack:
-                    stack[-1][1].locks.append(node.lineno)
-                else:
-                    raise AssertionError(f"{path}:{node.lineno}: row lock at module level")
-            if isinstance(node, ast.Call):
-                func = node.func
-                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-                if name:
-                    calls[name].append((stack[-1][0] if stack else None, protected))
-            for child in ast.iter_child_nodes(node):
-                visit(child)
-
-        visit(tree)
+        _Reader(path, functions, calls).visit(ast.parse(path.read_text(encoding="utf-8")))
     return functions, calls
 
 
-def _unprotected_paths(name: str, calls: dict[str, list[tuple[str | None, bool]]],
-                      functions: dict[str, list[Function]], depth: int) -> list[str]:
+def _unprotected_paths(
+    name: str,
+    calls: dict[str, list[tuple[str | None, bool]]],
+    functions: dict[str, list[Function]],
+    depth: int,
+) -> list[str]:
     """The call chains that reach `name` from code that is not in a transaction: each call site of
     `name` is protected, or its caller is atomic, or (up to `depth` callers up) every call site of
     the caller is protected in turn. A function nobody calls by name (a view, a hook) is a root."""
