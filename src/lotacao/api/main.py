@@ -21,6 +21,8 @@ from lotacao.api.openapi import LotacaoOpenAPISchema
 from lotacao.billing import api as billing_api
 from lotacao.chartering import api as chartering_api
 from lotacao.core.problems import problem, refused
+from lotacao.councils import api as councils_api
+from lotacao.delegation import api as delegation_api
 from lotacao.documents import api as documents_api
 from lotacao.duties import api as duties_api
 from lotacao.enforcement.due_process import api as api_process
@@ -35,6 +37,9 @@ from lotacao.permits import api as permits_api
 from lotacao.portal import api as portal_api
 from lotacao.public import api as public_api
 from lotacao.registry import api as registry_api
+from lotacao.rosters import api as rosters_api
+from lotacao.tenders import api as tenders_api
+from lotacao.training import api as training_api
 
 
 class LotacaoAPI(NinjaAPI):
@@ -78,6 +83,11 @@ ROUTERS = [
     ("", duties_api.router),
     ("", holder_requests_api.router),
     ("", ombudsman_api.router),
+    ("/councils", councils_api.router),
+    ("/rosters", rosters_api.router),
+    ("/tenders", tenders_api.router),
+    ("/delegation", delegation_api.router),
+    ("/training", training_api.router),
 ]
 for prefix, router in ROUTERS:
     api.add_router(prefix, router)

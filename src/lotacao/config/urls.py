@@ -30,6 +30,11 @@ urlpatterns = [
     path("requerimentos/", include("lotacao.holder_requests.urls")),
     path("deveres/", include("lotacao.duties.urls")),  # incidents, prior authorizations, reports
     path("ouvidoria/", include("lotacao.ombudsman.urls")),
+    path("conselhos/", include("lotacao.councils.urls")),  # councils, sessions, resolutions
+    path("escalas/", include("lotacao.rosters.urls")),  # rosters and duty logs
+    path("editais/", include("lotacao.tenders.urls")),  # calls, applications, draw, award
+    path("delegacao/", include("lotacao.delegation.urls")),  # Esteio's delegation contracts
+    path("cursos/", include("lotacao.training.urls")),  # courses, classes, certificates
     path("dados/", include("lotacao.opendata.urls")),
     path("lembretes/", include("lotacao.reminders.urls")),
     path("conta/govbr/", include("lotacao.govbr.urls")),

@@ -1,0 +1,5 @@
+"""The councils API, mounted by lotacao.api.main."""
+
+from ninja import Router
+
+router = Router(tags=["conselhos"])

@@ -1,0 +1,1 @@
+"""Models of councils: each record belongs to one jurisdiction (core.tenancy)."""

@@ -1,0 +1,1 @@
+"""Models of delegation: each record belongs to one jurisdiction (core.tenancy)."""

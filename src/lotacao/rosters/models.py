@@ -1,0 +1,1 @@
+"""Models of rosters: each record belongs to one jurisdiction (core.tenancy)."""

@@ -1,0 +1,1 @@
+"""Models of tenders: each record belongs to one jurisdiction (core.tenancy)."""

@@ -1,0 +1,5 @@
+"""The training API, mounted by lotacao.api.main."""
+
+from ninja import Router
+
+router = Router(tags=["cursos"])

@@ -1,0 +1,1 @@
+"""Models of training: each record belongs to one jurisdiction (core.tenancy)."""
