@@ -88,8 +88,8 @@ def test_recife_defense_postpones_the_due_date_and_does_not_block_clearance(reci
     fine = fines.sync_fine(actor=actor, notice=notice, on=dt.date(2025, 5, 20))
     assert fine is not None and fine.status == Fine.Status.AWAITING and fine.due_on is None
     assert "adiado" in fine.due_explanation and filing.receipt in fine.due_explanation
-    charge = Charge.unscoped.get(pk=fine.charge_id)
-    assert charge.contested
+    # art. 36 § 2º: the due date is postponed with no new date, so the first slip is cancelled
+    assert fine.charge_id is None and fine.slip_count == 1
     assert clearance(holder=holder, on=late, procedure="document")  # art. 36 § 3º: defense exercised
 
     decision = _decision(notice, "defense", "2025-06-10", "upheld", filing=filing)
@@ -98,8 +98,8 @@ def test_recife_defense_postpones_the_due_date_and_does_not_block_clearance(reci
     Decision.unscoped.filter(pk=decision.pk).update(served_on=dt.date(2025, 6, 16))
     fine = fines.sync_fine(actor=actor, notice=notice, on=dt.date(2025, 6, 16))
     assert fine is not None and fine.status == Fine.Status.OPEN and fine.due_on == dt.date(2025, 6, 16)
-    charge.refresh_from_db()
-    assert not charge.contested and charge.due_on == dt.date(2025, 6, 16)
+    charge = Charge.unscoped.get(pk=fine.charge_id)
+    assert not charge.contested and charge.due_on == dt.date(2025, 6, 16) and fine.slip_count == 2
     assert not clearance(holder=holder, on=dt.date(2025, 6, 17), procedure="document")
 
     events = AuditEvent.objects.count()
@@ -219,7 +219,7 @@ def test_esteio_appeal_not_judged_by_the_due_date_suspends_and_refusal_needs_a_n
     )
     assert pdf.startswith(b"%PDF")
     fine.refresh_from_db()
-    assert fine.slip_count == 1 and fine.due_on == dt.date(2025, 7, 10) and fine.status == Fine.Status.OPEN
+    assert fine.slip_count == 2 and fine.due_on == dt.date(2025, 7, 10) and fine.status == Fine.Status.OPEN
     new_charge = Charge.unscoped.get(pk=fine.charge_id)
     assert (
         new_charge.pk != charge.pk and new_charge.due_on == dt.date(2025, 7, 10) and not new_charge.contested

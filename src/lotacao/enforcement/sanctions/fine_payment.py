@@ -99,6 +99,9 @@ def issue_slip(
         raise ValidationError(f"Multa aguardando decisão ({fine.due_explanation}): ainda não cabe guia.")
     code = fine.jurisdiction_id
     day = infraction_day(fine.notice)
+    # The open Charge is the slip already counted; printing it again is not a new slip, a new due
+    # date on it is (and a Charge created below counts itself, in `sync_charge`).
+    current = payable_charge(fine)
     if value(code, "fine.due", day) is not None:
         if due_on is not None and due_on != fine.due_on:
             raise ValidationError(
@@ -118,19 +121,18 @@ def issue_slip(
             )
         if due_on is not None and due_on < today:
             raise ValidationError(f"O vencimento ({br_date(due_on)}) não pode ser anterior a hoje.")
+        number = fine.slip_count if current is not None and current.due_on == due else fine.slip_count + 1
         explanation = (
-            f"{AGENCY_DUE} na guia nº {fine.slip_count + 1}: {br_date(due)} "
+            f"{AGENCY_DUE} na guia nº {number}: {br_date(due)} "
             f"({silence(code, 'fine.due', day)[1]})."
         )
+    changes: dict[str, Any] = {"due_on": due, "due_explanation": explanation, "status_note": ""}
+    if current is not None and current.due_on != due:
+        changes["slip_count"] = fine.slip_count + 1
     fine = update_audited(
         actor=actor,
         instance=fine,
-        changes={
-            "due_on": due,
-            "due_explanation": explanation,
-            "slip_count": fine.slip_count + 1,
-            "status_note": "",
-        },
+        changes=changes,
         reason=reason,
         action="enforcement.fine_slip_issued",
     )

@@ -79,7 +79,12 @@ def unit_terms(fine: Fine, rate: Decimal | None) -> dict[str, Any]:
 
 def sync_charge(actor: Any, fine: Fine, *, contested: bool, on: dt.date, reason: str) -> None:
     """Keep the holder's Charge in step with the fine (created once a due date and an amount are
-    known; cancelled with the fine; contested while the law says the fine cannot block)."""
+    known; cancelled with the fine; contested while the law says the fine cannot block).
+
+    Each Charge is a slip the holder sees in their charges, so creating one counts it
+    (`slip_count`). A due date the law postpones with no new date (a defense at an instance whose
+    payment effect is `postpones`: Recife art. 36, § 2º) cancels the open Charge, which would
+    otherwise still show the old due date; the decision's due date gets a new one."""
     holder = fine.holder
     if holder is None:
         return
@@ -87,6 +92,13 @@ def sync_charge(actor: Any, fine: Fine, *, contested: bool, on: dt.date, reason:
     if fine.status == Status.CANCELLED:
         if charge is not None and not charge.cancelled and charge.paid_on is None:
             billing.cancel_charge(actor=actor, charge=charge, reason=reason)
+        return
+    if fine.status == Status.AWAITING and fine.due_on is None:
+        if charge is not None and not charge.cancelled and charge.paid_on is None:
+            billing.cancel_charge(
+                actor=actor, charge=charge, reason=f"{reason}: vencimento adiado até a decisão"
+            )
+            update_audited(actor=actor, instance=fine, changes={"charge": None}, reason=reason)
         return
     if charge is not None and (charge.cancelled or charge.paid_on is not None):
         return
@@ -105,7 +117,12 @@ def sync_charge(actor: Any, fine: Fine, *, contested: bool, on: dt.date, reason:
             reference=fine.notice.number,
             **unit_terms(fine, rate),
         )
-        update_audited(actor=actor, instance=fine, changes={"charge": charge}, reason=reason)
+        update_audited(
+            actor=actor,
+            instance=fine,
+            changes={"charge": charge, "slip_count": fine.slip_count + 1},
+            reason=reason,
+        )
     else:
         changes: dict[str, Any] = {}
         if fine.due_on is not None and charge.due_on != fine.due_on:
