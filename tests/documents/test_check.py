@@ -107,7 +107,7 @@ def test_complete_then_expired_on_the_day_after_validity(world: Any) -> None:
     later = DAY + dt.timedelta(days=1)
     check = document_check(jurisdiction_code="recife", role="fare_collector", person=person, on=later)
     assert not check.complete and check.expired == ["criminal_record_state"]
-    assert any("vencido(a) em 16/06/2025" in line for line in check.explanation)
+    assert any("venceu em 16/06/2025" in line for line in check.explanation)
 
 
 def test_pending_and_refused_documents(world: Any) -> None:

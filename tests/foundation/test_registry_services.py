@@ -55,7 +55,7 @@ def test_a_company_cannot_hold_a_permit_where_the_law_allows_only_persons(world:
         actor=None, jurisdiction=world.a, cnpj=sample_cnpj(77), legal_name="Van Ltda.", reason="t"
     )
     before = _counts()
-    with pytest.raises(ValidationError, match=r"pessoa jurídica não pode ser permissionário.*art\. 6º"):
+    with pytest.raises(ValidationError, match=r"pessoa jurídica não pode ter permissão.*art\. 6º"):
         services.register_holder(actor=None, company=company, reason="t")
     assert _nothing_changed(before)
 
@@ -69,7 +69,7 @@ def test_esteio_admits_companies_as_holders(world: Any) -> None:
 
 
 def test_a_person_is_registered_as_holder_only_once(world: Any) -> None:
-    with pytest.raises(ValidationError, match="já está cadastrado"):
+    with pytest.raises(ValidationError, match="já tem cadastro de permissionário"):
         services.register_holder(actor=None, person=world.objects["recife"]["registry.person"], reason="t")
 
 

@@ -139,7 +139,7 @@ ALLOWED_TEXT = {"id_transacao"}  # the bank statement CSV's column (billing/paym
 
 SNAKE = re.compile(r"(?<![\w@/.-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w@/-])")
 DOTTED = re.compile(r"(?<![\w@/.-])[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)*(?![\w@/-])")
-PLURAL = re.compile(r"\w\((?:ões|s|es|is|ns|as|os)\)")
+PLURAL = re.compile(r"[^\W\d]\((?:ões|s|es|is|ns|as|os|a|o)\)")
 ISO_DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
 WORD = re.compile(r"(?<![\w.@/-])[A-Za-z]+(?:_[A-Za-z]+)*(?![\w@/-])")
 # Dotted words that are not identifiers: domains, file names and abbreviations people write.

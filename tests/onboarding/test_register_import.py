@@ -284,7 +284,7 @@ def test_holder_kind_the_law_does_not_allow(tmp_path: Path) -> None:
     _refused(
         tmp_path,
         "permissionarios.csv, linha 2, coluna «CPF ou CNPJ»: "
-        "Em Recife, pessoa jurídica não pode ser permissionário(a)",
+        "Em Recife, pessoa jurídica não pode ter permissão",
     )
 
 

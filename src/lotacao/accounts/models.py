@@ -25,12 +25,12 @@ class User(AbstractUser):
 
 
 class Role(models.TextChoices):
-    MANAGER = "gestor", "Gestor(a)"
+    MANAGER = "gestor", "Gestor"
     CLERK = "atendente", "Atendente"
     INSPECTOR = "fiscal", "Fiscal"
     COMMISSION = "comissao", "Membro de comissão"
     # Lei federal 13.460/2017, art. 10, § 7º: only the ombudsman sees who filed a manifestation.
-    OMBUDSMAN = "ouvidor", "Ouvidor(a)"
+    OMBUDSMAN = "ouvidor", "Ouvidor"
 
 
 class StaffMembership(models.Model):

@@ -143,7 +143,7 @@ def _check_uploads(item: Requirement, docs: list[Document], on: dt.date, result:
     if lapsed:
         last = max(d.valid_until for d in lapsed if d.valid_until is not None)
         result.expired.append(item.code)
-        result.explanation.append(f"{item.label}: vencido(a) em {br_date(last)} ({item.citation}).")
+        result.explanation.append(f"{item.label}: venceu em {br_date(last)} ({item.citation}).")
         return
     result.missing.append(item.code)
-    result.explanation.append(f"{item.label}: não apresentado(a) ({item.citation}).")
+    result.explanation.append(f"{item.label}: falta apresentar ({item.citation}).")

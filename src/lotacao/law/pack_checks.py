@@ -91,5 +91,5 @@ def _check_keys(
         return None
     for k in keys:
         if str(k) not in schema:
-            return f"{what} não permitido(a) pelo schema: {k!r} (permitidos: {', '.join(schema)})"
+            return f"{what} fora do schema: {k!r} (permitidos: {', '.join(schema)})"
     return None

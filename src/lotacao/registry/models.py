@@ -302,6 +302,6 @@ class LineRepresentative(TenantModel):
 
 POSITION_LABELS = {
     "representative": "Representante da linha",
-    "coordinator": "Coordenador(a)",
+    "coordinator": "Coordenador",
     "auxiliary": "Auxiliar",
 }

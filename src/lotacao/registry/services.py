@@ -63,7 +63,7 @@ def check_holder_kind(*, jurisdiction: Jurisdiction, kind: str, on: dt.date) -> 
     if kind not in allowed:
         cite = law.citation(jurisdiction.code, HOLDER_KINDS_PARAMETER, on)
         raise ValidationError(
-            f"Em {jurisdiction.name}, {KIND_LABELS[kind]} não pode ser permissionário(a) ({cite})."
+            f"Em {jurisdiction.name}, {KIND_LABELS[kind]} não pode ter permissão ({cite})."
         )
 
 
@@ -92,7 +92,7 @@ def register_holder(
     kind = "person" if person is not None else "company"
     check_holder_kind(jurisdiction=jurisdiction, kind=kind, on=on or timezone.localdate())
     if Holder.unscoped.filter(person=person, company=company).exists():
-        raise ValidationError(f"{party} já está cadastrado(a) como permissionário(a).")
+        raise ValidationError(f"{party} já tem cadastro de permissionário.")
     holder = Holder(jurisdiction=jurisdiction, person=person, company=company)
     return create_audited(actor=actor, instance=holder, reason=reason)
 

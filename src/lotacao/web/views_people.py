@@ -178,7 +178,7 @@ class PersonCreate(LoginRequiredMixin, View):
             except ValidationError as error:
                 _errors(form, error)
             else:
-                messages.success(request, f"{person} cadastrado(a).")
+                messages.success(request, f"Cadastro de {person} salvo.")
                 return redirect("people:person", person.pk)
         return self.render(request, form)
 

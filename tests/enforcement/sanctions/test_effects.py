@@ -157,7 +157,7 @@ def test_esteio_revocation_waits_for_the_mayors_act(world: Any) -> None:
     permit = place["permit"]
     assert _status(permit) == Permit.Status.ACTIVE
     process = RevocationProcess.objects.get(permit=permit)
-    assert process.decided_by_label == "Prefeito(a) Municipal"
+    assert process.decided_by_label == "Prefeito Municipal"
     assert "Anexo I, art. 9º, §§ 1º e 2º" in " ".join(process.citations)
     assert (
         decision.effects[0]["done"] is False

@@ -153,6 +153,6 @@ def links_from_ids(
             continue
         obj = model.objects.filter(pk=pk, jurisdiction=jurisdiction).first()
         if obj is None:
-            raise ValidationError(f"{label} {pk} não encontrado(a) nesta jurisdição.")
+            raise ValidationError(f"{label} {pk}: não há esse registro nesta jurisdição.")
         links[name] = obj
     return links

@@ -86,7 +86,7 @@ def import_existing_agent(
     current = [a for a in PermitAgent.unscoped.filter(permit=permit, role=role) if a.is_current(starts_on)]
     if len(current) >= int(limits.get(role, 0)):
         raise ValidationError(
-            f"A lei não admite mais um(a) {lower_first(PermitAgent.Role(role).label)} nesta permissão."
+            f"A lei não admite mais alguém como {lower_first(PermitAgent.Role(role).label)} nesta permissão."
         )
     min_age = rules.value(code, "agents.min_age", starts_on)
     if min_age is not None and (
