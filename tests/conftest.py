@@ -155,6 +155,15 @@ def fresh_law() -> None:
 
 
 @pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    """What one test cached (the manager's charts, rate-limit counters) must not reach the next:
+    on SQLite a rolled-back test's ids are given again to the next one."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def api_answers_conform(monkeypatch: Any) -> None:
     """Every success of /api/ a test receives matches the operation's OpenAPI (tests/api/conformance)."""
     from django.test.client import Client

@@ -198,3 +198,37 @@ def test_chart_layout_scales_bars_to_the_largest_value() -> None:
     assert chart.rows[0].texts == ["10", "0"] and chart.has_data
     assert not layout(Chart(key="e", title="t", series=["a"], rows=[Row("x", [0])])).has_data
     assert dashboard.group_label("A") == "Grupo A" and dashboard.group_label("") == "Sem grupo"
+
+
+def _figure(body: str, label: str) -> int:
+    found = re.search(rf"<strong>(\d+)</strong> {label}</", body)
+    assert found, label
+    return int(found.group(1))
+
+
+def test_the_home_kept_in_the_cache_shows_every_change_at_once(demo: None, client: Any) -> None:
+    """The home's figures and charts are cached under the audit log's last id (issue 25: the
+    manager's home had 32 queries): an audited change shows on the next request, and the work
+    queue, written unaudited by the nightly run, is counted live."""
+    from lotacao.audit.services import update_audited
+    from lotacao.permits.models import Permit
+    from lotacao.workqueue.models import WorkItem
+
+    client.force_login(User.objects.get(username="gestor.recife"))
+    before = client.get("/").content.decode()
+    token = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+    again = client.get("/").content.decode()
+    assert token.sub("", again) == token.sub("", before)  # the second answer comes from the cache
+    active = _figure(before, "Permissões ativas")
+    permit = Permit.objects.filter(jurisdiction_id="recife", status="active").first()
+    assert permit is not None
+    update_audited(actor=None, instance=permit, changes={"status": "suspended"}, reason="teste")
+    after = client.get("/").content.decode()
+    assert _figure(after, "Permissões ativas") == active - 1
+    assert _figure(after, "Permissões suspensas") == _figure(before, "Permissões suspensas") + 1
+
+    queue = _figure(after, "Itens na fila de trabalho")
+    item = WorkItem.objects.filter(jurisdiction_id="recife", status="aberto").first()
+    assert item is not None
+    WorkItem.objects.filter(pk=item.pk).update(status=WorkItem.Status.CLOSED)
+    assert _figure(client.get("/").content.decode(), "Itens na fila de trabalho") == queue - 1

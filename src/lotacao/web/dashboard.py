@@ -225,6 +225,24 @@ def funds(code: str, today: dt.date) -> Chart:
     )
 
 
+# The charts read months of notices, fines, permits, documents, seals and charges: on SQLite each
+# date extraction is a Python function called per row, the ORM compiles eleven aggregate queries
+# and the template draws six SVGs per request. Every change to those records leaves an audit
+# event, so the drawn charts are kept in the cache under the audit log's last id (one primary-key
+# lookup, `audit_stamp`): any write anywhere gives a new key, and nothing stale is shown; the time
+# limit only bounds what a rare unaudited write could leave. The work queue's chart is counted and
+# drawn live (its items are written unaudited, by the nightly run).
+CACHE_SECONDS = 600
+
+
+def audit_stamp() -> int:
+    """The audit log's last id: changes whenever any record does (the home's cache key)."""
+    from lotacao.audit.models import AuditEvent
+
+    last = AuditEvent.unscoped.order_by("-id").values_list("id", flat=True).first()
+    return int(last or 0)
+
+
 def manager_charts(code: str, today: dt.date) -> list[Chart]:
     charts = [notices_by_group(code, today), fines(code, today)]
     permits = permits_by_status(code, today)
@@ -232,3 +250,29 @@ def manager_charts(code: str, today: dt.date) -> list[Chart]:
         charts.append(permits)
     charts += [expiring(code, today), queue_by_age(code, today), funds(code, today)]
     return charts
+
+
+def _draw(chart: Chart, prefix: str) -> str:
+    from django.template.loader import render_to_string
+
+    return render_to_string("web/_chart.html", {"chart": chart, "prefix": prefix})
+
+
+def manager_charts_html(code: str, today: dt.date, stamp: int) -> list[str]:
+    """The manager's charts drawn (HTML with the SVG and its table), in `manager_charts`' order;
+    all but the work queue's come from the cache while no record changed."""
+    from django.core.cache import cache
+    from django.utils.safestring import mark_safe
+
+    key = f"lotacao:painel:{code}:{today.isoformat()}:{stamp}"
+    recorded: list[str] | None = cache.get(key)
+    if recorded is None:
+        charts = [notices_by_group(code, today), fines(code, today)]
+        permits = permits_by_status(code, today)
+        if permits is not None:
+            charts.append(permits)
+        charts += [expiring(code, today), funds(code, today)]
+        recorded = [_draw(chart, code) for chart in charts]
+        cache.set(key, recorded, CACHE_SECONDS)
+    queue = _draw(queue_by_age(code, today), code)
+    return [mark_safe(html) for html in [*recorded[:-1], queue, recorded[-1]]]  # noqa: S308

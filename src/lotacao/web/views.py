@@ -3,6 +3,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count as DbCount
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -26,26 +28,32 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[Count]:
     from lotacao.documents.models import Document
     from lotacao.inspections.models import Inspection
     from lotacao.permits.models import Permit
-    from lotacao.workqueue.models import WorkItem
 
     code = jurisdiction.code
-    permits = Permit.objects.filter(jurisdiction_id=code)
     law_permits = has_permits(code)  # lines, agents and permits exist only where the law has them
+    by_status: dict[str, int] = {}
+    if law_permits:  # one query for every figure of permits below
+        by_status = {
+            key: n or 0
+            for key, n in Permit.objects.filter(jurisdiction_id=code)
+            .aggregate(
+                active=DbCount("pk", filter=Q(status="active")),
+                open=DbCount("pk", filter=Q(status__in=Permit.OPEN)),
+                suspended=DbCount("pk", filter=Q(status="suspended")),
+                revoked=DbCount("pk", filter=Q(status="revoked")),
+            )
+            .items()
+        }
     counts: list[Count] = []
     if law_permits:
-        active = permits.filter(status="active").count()
-        counts.append(("Permissões ativas", active, "permits:list?situacao=active"))
+        counts.append(("Permissões ativas", by_status["active"], "permits:list?situacao=active"))
     counts.append(("Veículos", Vehicle.objects.filter(jurisdiction_id=code).count(), "registry:vehicles"))
     if regulates_chartering(code):
         counts += chartering_selectors.home_counts(code, timezone.localdate())
     office = roles & {"gestor", "atendente"} or not roles  # the operator sees the office's figures
     if office:
         counts += [
-            (
-                "Itens na fila de trabalho",
-                WorkItem.objects.filter(jurisdiction_id=code, status="aberto").count(),
-                "workqueue:queue",
-            ),
+            (QUEUE, _open_items(code), "workqueue:queue"),
             (
                 "Documentos a analisar",
                 Document.objects.filter(jurisdiction_id=code, status="pendente").count(),
@@ -54,7 +62,7 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[Count]:
         ]
         if law_permits:
             counts += [
-                ("Requerimentos em análise", permits.filter(status__in=Permit.OPEN).count(), "permits:list"),
+                ("Requerimentos em análise", by_status["open"], "permits:list"),
                 ("Permissionários", Holder.objects.filter(jurisdiction_id=code).count(), "registry:holders"),
                 ("Pessoas cadastradas", Person.objects.filter(jurisdiction_id=code).count(), "registry:persons"),  # noqa: E501
                 ("Linhas", Line.objects.filter(jurisdiction_id=code, active=True).count(), "lines:list"),
@@ -74,9 +82,36 @@ def _counts(jurisdiction: Jurisdiction, roles: set[str]) -> list[Count]:
         counts.append(("Defesas e recursos a julgar", waiting, "enforcement:bodies"))
         if law_permits:
             for label, status in (("Permissões suspensas", "suspended"), ("Permissões cassadas", "revoked")):
-                figure = permits.filter(status=status).count()
-                counts.append((label, figure, f"permits:list?situacao={status}"))
+                counts.append((label, by_status[status], f"permits:list?situacao={status}"))
     return counts
+
+
+QUEUE = "Itens na fila de trabalho"
+
+
+def _open_items(code: str) -> int:
+    from lotacao.workqueue.models import WorkItem
+
+    return WorkItem.objects.filter(jurisdiction_id=code, status="aberto").count()
+
+
+def _figures(jurisdiction: Jurisdiction, roles: set[str], stamp: int) -> list[Count]:
+    """`_counts`, kept in the cache under the audit log's last id (`dashboard.audit_stamp`: every
+    record they count is written with an audit event, so a new one gives a new key); the work
+    queue's items are written unaudited by the nightly run, so their figure is counted live."""
+    from django.core.cache import cache
+
+    key = f"lotacao:inicio:{jurisdiction.code}:{today_key()}:{','.join(sorted(roles))}:{stamp}"
+    counts: list[Count] | None = cache.get(key)
+    if counts is None:
+        counts = _counts(jurisdiction, roles)
+        cache.set(key, counts, dashboard.CACHE_SECONDS)
+        return counts
+    return [(label, _open_items(jurisdiction.code) if label == QUEUE else n, url) for label, n, url in counts]
+
+
+def today_key() -> str:
+    return timezone.localdate().isoformat()
 
 
 def _linked(counts: list[Count], open_names: set[str]) -> list[tuple[str, int, str]]:
@@ -100,6 +135,7 @@ def home(request: HttpRequest) -> HttpResponse:
         # The holder's home is the portal's (lotacao.portal): what they owe and must do, by when.
         return HttpResponseRedirect(reverse("portal:home"))
     today = timezone.localdate()
+    stamp = dashboard.audit_stamp()
     panels = []
     for jurisdiction in Jurisdiction.objects.filter(active=True):
         held = access.roles.get(jurisdiction.code, set())
@@ -111,8 +147,8 @@ def home(request: HttpRequest) -> HttpResponse:
                 "jurisdiction": jurisdiction,
                 "roles": [Role(r).label for r in roles],
                 "actions": [i for i in items if i.primary],
-                "counts": _linked(_counts(jurisdiction, set(roles)), {i.url_name for i in items}),
-                "charts": dashboard.manager_charts(jurisdiction.code, today) if manager else [],
+                "counts": _linked(_figures(jurisdiction, set(roles), stamp), {i.url_name for i in items}),
+                "charts": dashboard.manager_charts_html(jurisdiction.code, today, stamp) if manager else [],
             }
         )
     context["panels"] = panels
