@@ -243,15 +243,6 @@ def audit_stamp() -> int:
     return int(last or 0)
 
 
-def manager_charts(code: str, today: dt.date) -> list[Chart]:
-    charts = [notices_by_group(code, today), fines(code, today)]
-    permits = permits_by_status(code, today)
-    if permits is not None:
-        charts.append(permits)
-    charts += [expiring(code, today), queue_by_age(code, today), funds(code, today)]
-    return charts
-
-
 def _draw(chart: Chart, prefix: str) -> str:
     from django.template.loader import render_to_string
 
@@ -259,8 +250,9 @@ def _draw(chart: Chart, prefix: str) -> str:
 
 
 def manager_charts_html(code: str, today: dt.date, stamp: int) -> list[str]:
-    """The manager's charts drawn (HTML with the SVG and its table), in `manager_charts`' order;
-    all but the work queue's come from the cache while no record changed."""
+    """The manager's charts drawn (HTML with the SVG and its table): notices, fines, permits where
+    the law has them, expiring documents and seals, the work queue, funds; all but the work queue's
+    come from the cache while no record changed."""
     from django.core.cache import cache
     from django.utils.safestring import mark_safe
 

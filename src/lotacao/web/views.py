@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -95,23 +96,19 @@ def _open_items(code: str) -> int:
     return WorkItem.objects.filter(jurisdiction_id=code, status="aberto").count()
 
 
-def _figures(jurisdiction: Jurisdiction, roles: set[str], stamp: int) -> list[Count]:
+def _figures(jurisdiction: Jurisdiction, roles: set[str], today: dt.date, stamp: int) -> list[Count]:
     """`_counts`, kept in the cache under the audit log's last id (`dashboard.audit_stamp`: every
     record they count is written with an audit event, so a new one gives a new key); the work
     queue's items are written unaudited by the nightly run, so their figure is counted live."""
     from django.core.cache import cache
 
-    key = f"lotacao:inicio:{jurisdiction.code}:{today_key()}:{','.join(sorted(roles))}:{stamp}"
+    key = f"lotacao:inicio:{jurisdiction.code}:{today.isoformat()}:{','.join(sorted(roles))}:{stamp}"
     counts: list[Count] | None = cache.get(key)
     if counts is None:
         counts = _counts(jurisdiction, roles)
         cache.set(key, counts, dashboard.CACHE_SECONDS)
         return counts
     return [(label, _open_items(jurisdiction.code) if label == QUEUE else n, url) for label, n, url in counts]
-
-
-def today_key() -> str:
-    return timezone.localdate().isoformat()
 
 
 def _linked(counts: list[Count], open_names: set[str]) -> list[tuple[str, int, str]]:
@@ -147,7 +144,9 @@ def home(request: HttpRequest) -> HttpResponse:
                 "jurisdiction": jurisdiction,
                 "roles": [Role(r).label for r in roles],
                 "actions": [i for i in items if i.primary],
-                "counts": _linked(_figures(jurisdiction, set(roles), stamp), {i.url_name for i in items}),
+                "counts": _linked(
+                    _figures(jurisdiction, set(roles), today, stamp), {i.url_name for i in items}
+                ),
                 "charts": dashboard.manager_charts_html(jurisdiction.code, today, stamp) if manager else [],
             }
         )
