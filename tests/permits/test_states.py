@@ -106,6 +106,8 @@ def _run(action: str, permit: Permit, make: Any, j: Any) -> Any:
         return services.revoke_permit(**common, on=DAY)
     if action == "restore":
         return services.restore_permit(**common, on=DAY)
+    if action == "end_provisional":
+        return services.end_provisional_permit(**common, on=DAY, citation="art. 76, § 1º")
     assert action == "expire"
     return services.expire_permit(actor=None, permit=permit, on=DAY)
 

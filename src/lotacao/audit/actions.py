@@ -239,6 +239,25 @@ ACTIONS: dict[str, str] = {
     "seal.imported": "importação de selo do cadastro existente",
     "enforcement.notice_imported": "importação de auto de infração do cadastro existente",
     "charge.imported": "importação de débito do cadastro existente",
+    # tenders (issue 23, item 5): calls, applications, draw, ranking, appeals, award
+    "permit.provisional_ended": "permissão provisória encerrada com a conclusão da licitação",
+    "call.created": "cadastro do edital",
+    "call.opened": "abertura do edital",
+    "call.closed": "encerramento das inscrições do edital",
+    "call.ranked": "classificação do edital",
+    "call.seed_recorded": "registro da semente do sorteio público",
+    "call.drawn": "sorteio público de desempate",
+    "call.published": "publicação da classificação",
+    "call.appeals_opened": "abertura do prazo de recurso contra a classificação",
+    "call.reopened": "classificação refeita após recurso provido",
+    "call.awarded": "homologação e adjudicação do edital",
+    "call.cancelled": "cancelamento do edital",
+    "tender_application.filed": "inscrição no edital",
+    "tender_application.ranked": "pontuação da inscrição",
+    "tender_application.disqualified": "desclassificação da inscrição",
+    "tender_application.awarded": "inscrição contemplada na adjudicação",
+    "tender_appeal.filed": "recurso contra a classificação",
+    "tender_appeal.judged": "julgamento de recurso contra a classificação",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

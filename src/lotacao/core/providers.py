@@ -182,3 +182,10 @@ declare(
     "what, path e, se houver, due, citation e advice, dentro da transação do evento "
     "(lotacao.reminders.services.notify_holder).",
 )
+declare(
+    "holder_infractions",
+    expected=("enforcement",),
+    doc="Os editais (critério das infrações cometidas, Maricá, art. 7º, § 2º) perguntam quantas "
+    "infrações com decisão definitiva o permissionário tem na jurisdição até um dia; chamado com "
+    "holder_id, code e on, devolve um número.",
+)

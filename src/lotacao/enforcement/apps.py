@@ -22,3 +22,6 @@ class EnforcementConfig(AppConfig):
         providers.provide("charge_paid", "enforcement", fine_payment.charge_paid)
         providers.provide("holder_debts", "enforcement", debts.holder_debts)
         providers.provide("interruption_periods", "enforcement", interruptions.authorized_periods)
+        from lotacao.enforcement.notices.penalty import final_infractions
+
+        providers.provide("holder_infractions", "enforcement", final_infractions)

@@ -90,14 +90,21 @@ def party_label(holder: Any) -> str:
 
 
 def check_eligibility(
-    *, holder: Any, on: dt.date, application: Permit | None = None, procedure: str = "grant"
+    *,
+    holder: Any,
+    on: dt.date,
+    application: Permit | None = None,
+    procedure: str = "grant",
+    ending: tuple[int, ...] = (),
 ) -> Eligibility:
     """Every requirement the law sets for `holder` to be granted a permit on `on`, in the order the
-    clerk reads them: documents, bans, other permits, residence, age, fines and fees."""
+    clerk reads them: documents, bans, other permits, residence, age, fines and fees. `ending`:
+    ids of permits that end before the grant (a tender's award ends the provisional permits of
+    its line, Maricá art. 76, § 1º), which do not count as other permits."""
     result = Eligibility(eligible=True, checked_on=on.isoformat())
     result.block(*_documents_complete(holder, on, result))
     result.block(*_not_banned(holder, on))
-    others = _other_live_permits(holder, on, application)
+    others = [p for p in _other_live_permits(holder, on, application) if p.pk not in ending]
     result.block(*_no_other_service(holder.jurisdiction_id, on, others, application))
     result.block(*_permits_per_holder(holder.jurisdiction_id, on, others, result))
     result.block(*_resides_long_enough(holder, on, application))
@@ -331,27 +338,42 @@ def rank_applications(applications: list[Permit], on: dt.date) -> list[Permit]:
 
     def key(p: Permit) -> tuple[Any, ...]:
         criteria = rules.value(p.jurisdiction_id, "permit.selection_criteria", on) or []
-        parts: list[Any] = []
-        for criterion in criteria:
-            if criterion == "existing_operator":
-                parts.append(0 if p.existing_operator else 1)
-            elif criterion == "association":
-                parts.append(0 if p.association_member else 1)
-            elif criterion == "service_time":
-                parts.append(-p.service_months)
-            elif criterion == "infractions":
-                parts.append(p.infraction_count)
-        return (p.jurisdiction_id, *parts, p.applied_on, p.pk or 0)
+        facts = {
+            "existing_operator": p.existing_operator,
+            "association": p.association_member,
+            "service_time": p.service_months,
+            "infractions": p.infraction_count,
+        }
+        return (p.jurisdiction_id, *selection_key(criteria, facts), p.applied_on, p.pk or 0)
 
     return sorted(applications, key=key)
 
 
+def selection_key(criteria: list[str], facts: dict[str, Any]) -> tuple[Any, ...]:
+    """The sort key of one applicant under the criteria, in their order (smaller ranks first):
+    existing_operator and association (yes before no), service_time in months (longer first),
+    infractions (fewer first). Shared by `rank_applications` and the tenders' ranking."""
+    parts: list[Any] = []
+    for criterion in criteria:
+        if criterion == "existing_operator":
+            parts.append(0 if facts.get("existing_operator") else 1)
+        elif criterion == "association":
+            parts.append(0 if facts.get("association") else 1)
+        elif criterion == "service_time":
+            parts.append(-int(facts.get("service_time") or 0))
+        elif criterion == "infractions":
+            parts.append(int(facts.get("infractions") or 0))
+    return tuple(parts)
+
+
+CRITERIA_LABELS = {
+    "existing_operator": "quem já opera com alvará",
+    "association": "organizados em associação",
+    "service_time": "maior tempo de serviço",
+    "infractions": "menos infrações",
+}
+
+
 def selection_basis(jurisdiction_code: str, on: dt.date) -> tuple[list[str], str]:
-    labels = {
-        "existing_operator": "quem já opera com alvará",
-        "association": "organizados em associação",
-        "service_time": "maior tempo de serviço",
-        "infractions": "menos infrações",
-    }
     criteria = rules.value(jurisdiction_code, "permit.selection_criteria", on) or []
-    return [labels[c] for c in criteria], rules.cite(jurisdiction_code, "permit.selection_criteria", on)
+    return [CRITERIA_LABELS[c] for c in criteria], rules.cite(jurisdiction_code, "permit.selection_criteria", on)

@@ -14,6 +14,7 @@ lists and leads to the status it names:
     active | suspended --transfer--> transferred (and a new active permit for the receiver)
     active | suspended --renew | agent--> (the status stays)
     active | suspended, past the term or the withdrawal --expire--> expired | withdrawn
+    active | suspended (provisional) --end_provisional--> expired (the tender of its line awarded)
 
 Statuses are *effective* (`Permit.effective_status`): a live permit past its term already reads as
 expired, one whose withdrawal took effect as withdrawn, before the nightly job records it
@@ -75,6 +76,17 @@ TRANSITIONS: tuple[Transition, ...] = (
     # A revocation in force before the appeal was judged, undone when the appeal annuls or
     # reduces it (Recife art. 43, parágrafo único): recorded by the due process, never by hand.
     Transition("restore", "Restabelecer", "restabelecer", SYSTEM, (S.REVOKED,), (S.ACTIVE,), button=False),
+    # A provisional permit cancelled when the tender of its line is concluded (Maricá art. 76,
+    # § 1º): recorded by the tender's award, never by hand.
+    Transition(
+        "end_provisional",
+        "Encerrar permissão provisória",
+        "encerrar a permissão provisória",
+        SYSTEM,
+        LIVE,
+        (S.EXPIRED,),
+        button=False,
+    ),
     # The calendar's own transition, recorded by the nightly job (`expire_due`).
     Transition(
         "expire",

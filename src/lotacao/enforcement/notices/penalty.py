@@ -83,3 +83,17 @@ def compute_penalty(notice: InfractionNotice) -> PenaltyResult:
     """The engine's result for the notice (for the preview before confirming, and to store); a
     case the engine refuses is a LawError (a ValidationError with its Portuguese message)."""
     return evaluate_penalty(penalty_case(notice, infraction_day(notice)))
+
+
+def final_infractions(*, holder_id: int, code: str, on: dt.date) -> int:
+    """How many infractions of the holder in the jurisdiction have a final decision by `on` (the
+    tenders' criterion of infractions committed; annulled and pending notices do not count)."""
+    return (
+        InfractionNotice.unscoped.filter(
+            jurisdiction_id=code,
+            holder_id=holder_id,
+            status=InfractionNotice.Status.DECIDED_FINAL,
+            drawn_up_at__date__lte=on,
+        )
+        .count()
+    )

@@ -42,7 +42,7 @@ from lotacao.permits.services.sanctions import (
     set_suspension_end,
     suspend_permit,
 )
-from lotacao.permits.services.term import expire_due, expire_permit, renew_permit
+from lotacao.permits.services.term import end_provisional_permit, expire_due, expire_permit, renew_permit
 from lotacao.permits.services.transfer import TRANSFER_CAUSES, transfer_permit, withdraw_permit
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "assess_application",
     "check_eligibility",
     "end_agent",
+    "end_provisional_permit",
     "expire_due",
     "expire_permit",
     "grant_permit",

@@ -194,6 +194,27 @@ def expire_permit(*, actor: Any, permit: Permit, on: dt.date | None = None) -> P
     return permit
 
 
+@transaction.atomic
+def end_provisional_permit(*, actor: Any, permit: Permit, on: dt.date, reason: str, citation: str) -> Permit:
+    """Cancel a provisional permit on `on` because the tender of its line was concluded (Maricá
+    art. 76, § 1º): its term ends that day, its agents leave and its place on the line ends."""
+    require_reason(reason)
+    permit = fresh(permit)
+    require(permit, "end_provisional", on)
+    if permit.kind != Permit.Kind.PROVISIONAL:
+        raise ValidationError(f"A {permit} não é provisória: só a permissão provisória se encerra com a licitação.")
+    changes: dict[str, Any] = {
+        "status": S.EXPIRED,
+        "valid_until": on,
+        "ends_on": on,
+        "term_citation": citation[:300],
+    }
+    transition(actor=actor, permit=permit, changes=changes, reason=reason, action="permit.provisional_ended")
+    end_agents(actor=actor, permit=permit, day=on, reason=reason)
+    permit_ended(actor=actor, permit=permit, on=on, reason=reason)
+    return permit
+
+
 def expire_due(*, on: dt.date | None = None, actor: Any = None) -> int:
     """The nightly job: records every automatic expiry (and effective withdrawal) due on `on`."""
     day = today(on)
