@@ -79,3 +79,36 @@ def test_staff_of_another_jurisdiction_and_holders_do_not_see_the_call(client: A
     assert "T-recife" not in client.get(reverse("tenders:home")).content.decode()
     client.force_login(world.users["holder0.recife"])
     assert client.get(reverse("tenders:home")).status_code == 403
+
+
+def test_the_api_walks_a_call_and_refuses_with_422(client: Any, tenders: Tenders, gestor: Any) -> None:
+    import datetime as dt
+
+    j = tenders.jurisdiction("recife")
+    call = tenders.call(j, opens_on=dt.date(2025, 1, 2), closes_on=dt.date(2099, 1, 2))
+    client.force_login(gestor)
+    listed = client.get("/api/tenders/calls")
+    assert listed.status_code == 200 and listed.json()[0]["number"] == "1/2025"
+    opened = client.post(f"/api/tenders/calls/{call.pk}/actions", {"action": "open", "reason": "publicado"}, content_type="application/json")
+    assert opened.status_code == 200 and opened.json()["status"] == "open"
+    holder = tenders.holder(j)
+    vehicle = tenders.vehicle(j, holder)
+    filed = client.post(
+        f"/api/tenders/calls/{call.pk}/applications",
+        {"holder_id": holder.pk, "vehicle_id": vehicle.pk},
+        content_type="application/json",
+    )
+    assert filed.status_code == 201 and filed.json()["number"] == 1
+    again = client.post(
+        f"/api/tenders/calls/{call.pk}/applications",
+        {"holder_id": holder.pk, "vehicle_id": vehicle.pk},
+        content_type="application/json",
+    )
+    assert again.status_code == 422 and "já está inscrito" in again.content.decode()
+    early = client.post(f"/api/tenders/calls/{call.pk}/actions", {"action": "close", "reason": "x"}, content_type="application/json")
+    assert early.status_code == 422 and "As inscrições vão até 02/01/2099" in early.content.decode()
+    detail = client.get(f"/api/tenders/calls/{call.pk}")
+    assert detail.status_code == 200 and detail.json()["ranking"][0]["number"] == 1
+    client.logout()
+    public = client.get("/api/tenders/public")
+    assert public.status_code == 200 and public.json() == []
