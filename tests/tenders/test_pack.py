@@ -27,4 +27,7 @@ def test_marica_ends_provisional_permits_and_may_count_their_time() -> None:
 def test_recife_and_cabo_have_no_tender_values_of_their_own() -> None:
     for code in ("recife", "cabo"):
         assert not [name for name in get_pack(code).parameters if name.startswith("tender.")]
-    assert get_pack("cabo").resolve("permit.selection_criteria", DAY).value == ["existing_operator", "association"]
+    assert get_pack("cabo").resolve("permit.selection_criteria", DAY).value == [
+        "existing_operator",
+        "association",
+    ]

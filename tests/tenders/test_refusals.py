@@ -31,7 +31,9 @@ def test_late_and_early_applications_are_refused(tenders: Tenders) -> None:
 def test_an_application_to_a_call_not_open_is_refused(tenders: Tenders) -> None:
     j = tenders.jurisdiction("recife")
     call = tenders.call(j)
-    with pytest.raises(ValidationError, match="Não é possível registrar a inscrição: o edital ainda está em elaboração"):
+    with pytest.raises(
+        ValidationError, match="Não é possível registrar a inscrição: o edital ainda está em elaboração"
+    ):
         tenders.apply(call)
 
 
@@ -112,7 +114,12 @@ def test_the_draw_needs_a_seed_recorded_before_and_runs_once(tenders: Tenders) -
         services.draw_ties(actor=None, call=call, reason="x", on=RANKS)
     with pytest.raises(ValidationError, match="realize antes o sorteio público"):
         services.publish_ranking(
-            actor=None, call=call, appeals_from=APPEALS_FROM, appeals_until=APPEALS_UNTIL, reason="x", on=RANKS
+            actor=None,
+            call=call,
+            appeals_from=APPEALS_FROM,
+            appeals_until=APPEALS_UNTIL,
+            reason="x",
+            on=RANKS,
         )
     with pytest.raises(ValidationError, match="Informe a semente"):
         services.record_seed(actor=None, call=call, seed=" ", published_in="DO", reason="x")
@@ -138,11 +145,19 @@ def test_award_before_the_appeal_window_ends_or_with_appeals_pending_is_refused(
     call = tenders.open(tenders.call(j))
     application = tenders.apply(call)
     call = tenders.close_and_rank(call)
-    with pytest.raises(ValidationError, match="Não é possível adjudicar: a classificação foi apurada e ainda não foi publicada"):
+    with pytest.raises(
+        ValidationError,
+        match="Não é possível adjudicar: a classificação foi apurada e ainda não foi publicada",
+    ):
         tenders.award(call)
     with pytest.raises(ValidationError, match="não pode começar antes da publicação"):
         services.publish_ranking(
-            actor=None, call=call, appeals_from=RANKS - dt.timedelta(days=1), appeals_until=APPEALS_UNTIL, reason="x", on=RANKS
+            actor=None,
+            call=call,
+            appeals_from=RANKS - dt.timedelta(days=1),
+            appeals_until=APPEALS_UNTIL,
+            reason="x",
+            on=RANKS,
         )
     services.publish_ranking(
         actor=None, call=call, appeals_from=APPEALS_FROM, appeals_until=APPEALS_UNTIL, reason="x", on=RANKS
@@ -154,15 +169,25 @@ def test_award_before_the_appeal_window_ends_or_with_appeals_pending_is_refused(
         tenders.award(call, on=APPEALS_UNTIL)
     with pytest.raises(ValidationError, match="Recurso fora do prazo"):
         services.file_appeal(
-            actor=None, application=application, grounds="x", reason="x", on=APPEALS_UNTIL + dt.timedelta(days=1)
+            actor=None,
+            application=application,
+            grounds="x",
+            reason="x",
+            on=APPEALS_UNTIL + dt.timedelta(days=1),
         )
-    appeal = services.file_appeal(actor=None, application=application, grounds="x", reason="x", on=APPEALS_UNTIL)
+    appeal = services.file_appeal(
+        actor=None, application=application, grounds="x", reason="x", on=APPEALS_UNTIL
+    )
     with pytest.raises(ValidationError, match=r"Há recursos sem julgamento \(1\)"):
         tenders.award(call)
     assert not Permit.unscoped.filter(status="active").exists()
-    services.judge_appeal(actor=None, appeal=appeal, granted=False, decision="Sem razão", reason="x", on=APPEALS_UNTIL)
+    services.judge_appeal(
+        actor=None, appeal=appeal, granted=False, decision="Sem razão", reason="x", on=APPEALS_UNTIL
+    )
     with pytest.raises(ValidationError, match="já foi julgado"):
-        services.judge_appeal(actor=None, appeal=appeal, granted=True, decision="x", reason="x", on=APPEALS_UNTIL)
+        services.judge_appeal(
+            actor=None, appeal=appeal, granted=True, decision="x", reason="x", on=APPEALS_UNTIL
+        )
     (permit,) = tenders.award(call)
     assert permit.status == "active"
     with pytest.raises(ValidationError, match="o edital já foi adjudicado"):
@@ -180,7 +205,9 @@ def test_an_appeal_granted_sends_the_ranking_back_and_a_winner_who_cannot_be_gra
     call = tenders.draw(call)
     call = tenders.publish_and_open_appeals(call)
     appeal = services.file_appeal(actor=None, application=second, grounds="x", reason="x", on=APPEALS_FROM)
-    services.judge_appeal(actor=None, appeal=appeal, granted=True, decision="Provido", reason="x", on=APPEALS_FROM)
+    services.judge_appeal(
+        actor=None, appeal=appeal, granted=True, decision="Provido", reason="x", on=APPEALS_FROM
+    )
     assert TenderAppeal.unscoped.get(pk=appeal.pk).status == "granted"
     call = Call.unscoped.get(pk=call.pk)
     assert call.status == "closed" and call.appeals_until is None
@@ -190,9 +217,13 @@ def test_an_appeal_granted_sends_the_ranking_back_and_a_winner_who_cannot_be_gra
     call = tenders.publish_and_open_appeals(call)
     winner = TenderApplication.unscoped.get(call=call, position=1)
     docs.incomplete.add(winner.holder.person_id)
-    with pytest.raises(ValidationError, match=rf"inscrição nº {winner.number} \(1º lugar\) não pôde receber a permissão"):
+    with pytest.raises(
+        ValidationError, match=rf"inscrição nº {winner.number} \(1º lugar\) não pôde receber a permissão"
+    ):
         tenders.award(call)
-    services.disqualify(actor=None, application=winner, reason="Certidão criminal não apresentada", on=APPEALS_FROM)
+    services.disqualify(
+        actor=None, application=winner, reason="Certidão criminal não apresentada", on=APPEALS_FROM
+    )
     (permit,) = tenders.award(call)
     other = first if winner.pk == second.pk else second
     assert permit.holder_id == other.holder_id

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Any
 
 from lotacao.audit.models import AuditEvent
 from lotacao.permits import services as permit_services
@@ -21,7 +20,7 @@ def _positions(call: Call) -> list[int]:
 
 
 def test_recife_call_to_grants_with_a_draw_of_all_tied(tenders: Tenders) -> None:
-    """Recife art. 2º, § 1º: licitação; the law gives no criterion, so all tie and the edital's draw decides."""
+    """Recife art. 2º, § 1º: licitação; no criterion in the law, so all tie and the edital's draw decides."""
     j = tenders.jurisdiction("recife")
     call = tenders.call(j, places=2)
     assert call.criteria == [] and "art. 2º, § 1º" in call.criteria_citations[0]
@@ -40,7 +39,14 @@ def test_recife_call_to_grants_with_a_draw_of_all_tied(tenders: Tenders) -> None
     appeal = services.file_appeal(
         actor=None, application=loser, grounds="Pede nova contagem", reason="recurso", on=APPEALS_FROM
     )
-    services.judge_appeal(actor=None, appeal=appeal, granted=False, decision="Sorteio regular", reason="julgamento", on=APPEALS_FROM)
+    services.judge_appeal(
+        actor=None,
+        appeal=appeal,
+        granted=False,
+        decision="Sorteio regular",
+        reason="julgamento",
+        on=APPEALS_FROM,
+    )
     permits = tenders.award(call)
     assert [p.holder_id for p in permits] == [
         TenderApplication.unscoped.get(call=call, number=n).holder_id for n in expected[:2]
@@ -64,7 +70,12 @@ def test_cabo_ranks_existing_operators_then_associations(tenders: Tenders) -> No
     old = tenders.permit(j, holder=old_holder, on=dt.date(2019, 1, 10))  # five years: expired in 2024
     permit_services.expire_permit(actor=None, permit=old, on=OPENS)
     association = registry.create_company(
-        actor=None, jurisdiction=j, cnpj="11222333000181", legal_name="Associação dos Kombeiros", kind="associacao", reason="teste"
+        actor=None,
+        jurisdiction=j,
+        cnpj="11222333000181",
+        legal_name="Associação dos Kombeiros",
+        kind="associacao",
+        reason="teste",
     )
     call = tenders.call(j, places=2)
     assert call.criteria == ["existing_operator", "association"]
@@ -100,7 +111,7 @@ def test_esteio_prefers_the_incumbent_then_draws(tenders: Tenders) -> None:
     assert _positions(call) == [mine.number, *order]
     call = tenders.publish_and_open_appeals(call)
     permits = tenders.award(call)
-    assert [p.holder_id for p in permits][0] == incumbent.holder_id
+    assert permits[0].holder_id == incumbent.holder_id
     assert Permit.unscoped.filter(holder=incumbent.holder, status="active").count() == 2
 
 
@@ -113,10 +124,19 @@ def test_marica_service_time_and_the_provisional_permits_end_at_the_award(tender
     provisional_holder = tenders.holder(j, residence_since=since)
     vehicle = tenders.vehicle(j, provisional_holder)
     application = permit_services.apply_for_permit(
-        actor=None, holder=provisional_holder, reason="provisória", applied_on=dt.date(2024, 9, 2), kind="provisional"
+        actor=None,
+        holder=provisional_holder,
+        reason="provisória",
+        applied_on=dt.date(2024, 9, 2),
+        kind="provisional",
     )
     provisional = permit_services.grant_permit(
-        actor=None, permit=application, line=line, vehicle=vehicle, reason="provisória", on=dt.date(2024, 9, 2)
+        actor=None,
+        permit=application,
+        line=line,
+        vehicle=vehicle,
+        reason="provisória",
+        on=dt.date(2024, 9, 2),
     )
     call = tenders.call(
         j, places=1, line=line, count_provisional_time=True, permit_valid_until=dt.date(2035, 6, 22)
@@ -133,6 +153,12 @@ def test_marica_service_time_and_the_provisional_permits_end_at_the_award(tender
     provisional.refresh_from_db()
     assert provisional.status == "expired" and provisional.ends_on == AWARDS
     assert "art. 76, § 1º" in provisional.term_citation
-    assert permit.holder_id == provisional_holder.pk and permit.kind == "regular" and permit.vehicle_id == vehicle.pk
-    assert AuditEvent.objects.filter(action="permit.provisional_ended", object_id=str(provisional.pk)).exists()
+    assert (
+        permit.holder_id == provisional_holder.pk
+        and permit.kind == "regular"
+        and permit.vehicle_id == vehicle.pk
+    )
+    assert AuditEvent.objects.filter(
+        action="permit.provisional_ended", object_id=str(provisional.pk)
+    ).exists()
     assert OPENS < AWARDS

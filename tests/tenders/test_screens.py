@@ -28,12 +28,31 @@ def test_the_manager_walks_a_call_through_the_screens(client: Any, tenders: Tend
     client.force_login(gestor)
     assert client.get(reverse("tenders:home")).status_code == 200
     assert client.get(reverse("tenders:call_create")).status_code == 200
-    bad = client.post(reverse("tenders:call_create"), {"numero": "7/2025", "objeto": "Vagas", "linha": line.pk, "vagas": 2,
-                                                      "abertura": "2025-06-02", "encerramento": "2025-06-11"})
+    bad = client.post(
+        reverse("tenders:call_create"),
+        {
+            "numero": "7/2025",
+            "objeto": "Vagas",
+            "linha": line.pk,
+            "vagas": 2,
+            "abertura": "2025-06-02",
+            "encerramento": "2025-06-11",
+        },
+    )
     assert bad.status_code == 422 and "informe a cláusula do edital" in bad.content.decode()
     assert not Call.unscoped.exists()
-    response = client.post(reverse("tenders:call_create"), {"numero": "7/2025", "objeto": "Vagas", "linha": line.pk, "vagas": 2,
-                                                           "abertura": "2025-06-02", "encerramento": "2099-06-11", "desempate": "Item 9"})
+    response = client.post(
+        reverse("tenders:call_create"),
+        {
+            "numero": "7/2025",
+            "objeto": "Vagas",
+            "linha": line.pk,
+            "vagas": 2,
+            "abertura": "2025-06-02",
+            "encerramento": "2099-06-11",
+            "desempate": "Item 9",
+        },
+    )
     call = Call.unscoped.get()
     assert response.status_code == 302 and response["Location"] == reverse("tenders:call", args=[call.pk])
     url = reverse("tenders:call", args=[call.pk])
@@ -89,7 +108,11 @@ def test_the_api_walks_a_call_and_refuses_with_422(client: Any, tenders: Tenders
     client.force_login(gestor)
     listed = client.get("/api/tenders/calls")
     assert listed.status_code == 200 and listed.json()[0]["number"] == "1/2025"
-    opened = client.post(f"/api/tenders/calls/{call.pk}/actions", {"action": "open", "reason": "publicado"}, content_type="application/json")
+    opened = client.post(
+        f"/api/tenders/calls/{call.pk}/actions",
+        {"action": "open", "reason": "publicado"},
+        content_type="application/json",
+    )
     assert opened.status_code == 200 and opened.json()["status"] == "open"
     holder = tenders.holder(j)
     vehicle = tenders.vehicle(j, holder)
@@ -105,7 +128,11 @@ def test_the_api_walks_a_call_and_refuses_with_422(client: Any, tenders: Tenders
         content_type="application/json",
     )
     assert again.status_code == 422 and "já está inscrito" in again.content.decode()
-    early = client.post(f"/api/tenders/calls/{call.pk}/actions", {"action": "close", "reason": "x"}, content_type="application/json")
+    early = client.post(
+        f"/api/tenders/calls/{call.pk}/actions",
+        {"action": "close", "reason": "x"},
+        content_type="application/json",
+    )
     assert early.status_code == 422 and "As inscrições vão até 02/01/2099" in early.content.decode()
     detail = client.get(f"/api/tenders/calls/{call.pk}")
     assert detail.status_code == 200 and detail.json()["ranking"][0]["number"] == 1

@@ -376,4 +376,6 @@ CRITERIA_LABELS = {
 
 def selection_basis(jurisdiction_code: str, on: dt.date) -> tuple[list[str], str]:
     criteria = rules.value(jurisdiction_code, "permit.selection_criteria", on) or []
-    return [CRITERIA_LABELS[c] for c in criteria], rules.cite(jurisdiction_code, "permit.selection_criteria", on)
+    return [CRITERIA_LABELS[c] for c in criteria], rules.cite(
+        jurisdiction_code, "permit.selection_criteria", on
+    )

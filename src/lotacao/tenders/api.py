@@ -79,7 +79,9 @@ class ApplicationOut(Schema):
 
 
 class ActionIn(Schema):
-    action: Literal["open", "close", "rank", "record_seed", "draw", "publish", "open_appeals", "award", "cancel"]
+    action: Literal[
+        "open", "close", "rank", "record_seed", "draw", "publish", "open_appeals", "award", "cancel"
+    ]
     reason: str
     seed: str = ""
     published_in: str = ""
@@ -160,11 +162,18 @@ def file_application(request: HttpRequest, call_id: int, payload: ApplicationIn)
         raise ValidationError("Permissionário ou veículo sem cadastro nesta jurisdição.")
     association = None
     if payload.association_id is not None:
-        association = Company.objects.filter(pk=payload.association_id, jurisdiction_id=call.jurisdiction_id).first()
+        association = Company.objects.filter(
+            pk=payload.association_id, jurisdiction_id=call.jurisdiction_id
+        ).first()
         if association is None:
             raise ValidationError("Associação sem cadastro nesta jurisdição.")
     application = services.file_application(
-        actor=request.user, call=call, holder=holder, vehicle=vehicle, association=association, reason=payload.reason
+        actor=request.user,
+        call=call,
+        holder=holder,
+        vehicle=vehicle,
+        association=association,
+        reason=payload.reason,
     )
     return Status(
         201,
@@ -192,14 +201,20 @@ def take_action(request: HttpRequest, call_id: int, payload: ActionIn) -> dict[s
     elif payload.action == "rank":
         services.rank_call(actor=user, call=call, reason=reason)
     elif payload.action == "record_seed":
-        services.record_seed(actor=user, call=call, seed=payload.seed, published_in=payload.published_in, reason=reason)
+        services.record_seed(
+            actor=user, call=call, seed=payload.seed, published_in=payload.published_in, reason=reason
+        )
     elif payload.action == "draw":
         services.draw_ties(actor=user, call=call, reason=reason)
     elif payload.action == "publish":
         if payload.appeals_from is None or payload.appeals_until is None:
             raise ValidationError("Informe o início e o fim do prazo de recurso.")
         services.publish_ranking(
-            actor=user, call=call, appeals_from=payload.appeals_from, appeals_until=payload.appeals_until, reason=reason
+            actor=user,
+            call=call,
+            appeals_from=payload.appeals_from,
+            appeals_until=payload.appeals_until,
+            reason=reason,
         )
     elif payload.action == "open_appeals":
         services.open_appeals(actor=user, call=call, reason=reason)
@@ -214,5 +229,6 @@ def take_action(request: HttpRequest, call_id: int, payload: ActionIn) -> dict[s
 def public_rankings(request: HttpRequest, jurisdiction: str = "") -> list[dict[str, Any]]:
     calls = selectors.public_calls(jurisdiction[:30])
     return [
-        {**{k: c[k] for k in PublicCallOut.model_fields if k != "ranking"}, "ranking": c["ranking"]} for c in calls
+        {**{k: c[k] for k in PublicCallOut.model_fields if k != "ranking"}, "ranking": c["ranking"]}
+        for c in calls
     ]

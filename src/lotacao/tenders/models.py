@@ -79,7 +79,9 @@ class Call(TenantModel):
         verbose_name = "edital"
         verbose_name_plural = "editais"
         constraints = [
-            models.UniqueConstraint(fields=["jurisdiction", "number"], name="unique_call_number_per_jurisdiction"),
+            models.UniqueConstraint(
+                fields=["jurisdiction", "number"], name="unique_call_number_per_jurisdiction"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -94,13 +96,21 @@ class TenderApplication(TenantModel):
         AWARDED = "awarded", "Contemplada"
         NOT_AWARDED = "not_awarded", "Não contemplada"
 
-    call = models.ForeignKey(Call, on_delete=models.PROTECT, related_name="applications", verbose_name="edital")
+    call = models.ForeignKey(
+        Call, on_delete=models.PROTECT, related_name="applications", verbose_name="edital"
+    )
     number = models.PositiveIntegerField("número da inscrição")
     holder = models.ForeignKey(
-        "registry.Holder", on_delete=models.PROTECT, related_name="tender_applications", verbose_name="inscrito"
+        "registry.Holder",
+        on_delete=models.PROTECT,
+        related_name="tender_applications",
+        verbose_name="inscrito",
     )
     vehicle = models.ForeignKey(
-        "registry.Vehicle", on_delete=models.PROTECT, related_name="tender_applications", verbose_name="veículo"
+        "registry.Vehicle",
+        on_delete=models.PROTECT,
+        related_name="tender_applications",
+        verbose_name="veículo",
     )
     association = models.ForeignKey(
         "registry.Company",

@@ -63,7 +63,9 @@ def service_months(holder_id: int, code: str, on: dt.date, *, provisional: bool)
 
 
 def infractions(holder_id: int, code: str, on: dt.date) -> int:
-    return sum(int(ask(holder_id=holder_id, code=code, on=on)) for _name, ask in providers("holder_infractions"))
+    return sum(
+        int(ask(holder_id=holder_id, code=code, on=on)) for _name, ask in providers("holder_infractions")
+    )
 
 
 def operated(holder_id: int, code: str, on: dt.date) -> bool:
@@ -71,17 +73,14 @@ def operated(holder_id: int, code: str, on: dt.date) -> bool:
     provisional one ended at an award). Where the law keeps a live permit from applying (Cabo
     art. 4º), "quem já presta o serviço com alvará" (art. 2º, a) is the operator whose permit
     ends with the call; a revoked permit does not count."""
-    return (
-        Permit.unscoped.filter(
-            jurisdiction_id=code, holder_id=holder_id, granted_on__lte=on, status=Permit.Status.EXPIRED
-        ).exists()
-    )
+    return Permit.unscoped.filter(
+        jurisdiction_id=code, holder_id=holder_id, granted_on__lte=on, status=Permit.Status.EXPIRED
+    ).exists()
 
 
 def live_on(code: str, on: dt.date) -> Any:
-    return (
-        Permit.unscoped.filter(jurisdiction_id=code, status__in=Permit.LIVE, granted_on__lte=on)
-        .filter(Q(valid_until__isnull=True) | Q(valid_until__gte=on))
+    return Permit.unscoped.filter(jurisdiction_id=code, status__in=Permit.LIVE, granted_on__lte=on).filter(
+        Q(valid_until__isnull=True) | Q(valid_until__gte=on)
     )
 
 
@@ -141,7 +140,7 @@ def rank(
 
 def draw_order(seed: str, ties: list[list[int]]) -> list[dict[str, Any]]:
     """The public draw: for each tie group, its numbers (ascending) shuffled by random.Random(seed)."""
-    generator = random.Random(seed)
+    generator = random.Random(seed)  # noqa: S311 (a public, reproducible draw: not a secret)
     result = []
     for index, group in enumerate(ties, start=1):
         numbers = sorted(group)
@@ -179,5 +178,7 @@ def masked_name(full_name: str) -> str:
     parts = [p for p in (full_name or "").split() if p]
     if not parts:
         return "—"
-    initials = " ".join(f"{p[0].upper()}." for p in parts[1:] if p.lower() not in ("da", "de", "do", "das", "dos", "e"))
+    initials = " ".join(
+        f"{p[0].upper()}." for p in parts[1:] if p.lower() not in ("da", "de", "do", "das", "dos", "e")
+    )
     return f"{parts[0]} {initials}".strip()

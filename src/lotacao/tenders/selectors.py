@@ -24,15 +24,17 @@ def criteria_words(call: Call) -> list[str]:
 
 def _holder_name(application: TenderApplication) -> str:
     holder = application.holder
-    if holder.person_id is not None:
+    if holder.person is not None:
         return str(holder.person.full_name)
-    return str(holder.company.legal_name) if holder.company_id else "—"
+    return str(holder.company.legal_name) if holder.company is not None else "—"
 
 
 def ranking(call: Call, *, public: bool = False) -> list[dict[str, Any]]:
     """The applications in ranking order (unranked ones by number), each with its facts in words."""
     preference, _ = selection.incumbent_preference(call.jurisdiction_id, call.opens_on)
-    rows = TenderApplication.unscoped.filter(call=call).select_related("holder__person", "holder__company", "vehicle", "permit")
+    rows = TenderApplication.unscoped.filter(call=call).select_related(
+        "holder__person", "holder__company", "vehicle", "permit"
+    )
     out = []
     for application in sorted(rows, key=lambda a: (a.position is None, a.position or 0, a.number)):
         name = _holder_name(application)
@@ -52,7 +54,7 @@ def ranking(call: Call, *, public: bool = False) -> list[dict[str, Any]]:
                     "pk": application.pk,
                     "holder_id": application.holder_id,
                     "plate": application.vehicle.plate_display,
-                    "permit": application.permit.number if application.permit_id else "",
+                    "permit": application.permit.number if application.permit is not None else "",
                     "disqualified_reason": application.disqualified_reason,
                 }
             )

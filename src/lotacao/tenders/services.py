@@ -121,7 +121,9 @@ def create_call(
     unknown = [c for c in extra if c not in selection.EDITAL_CRITERIA]
     if unknown:
         raise ValidationError("Critério do edital desconhecido: " + ", ".join(unknown) + ".")
-    citations = [rules.cite(code, "permit.selection_criteria", opens_on)] if law_criteria else [procedure_cite]
+    citations = (
+        [rules.cite(code, "permit.selection_criteria", opens_on)] if law_criteria else [procedure_cite]
+    )
     if extra:
         citations.append(f"Edital nº {number}")
     preference, preference_cite = selection.incumbent_preference(code, opens_on)
@@ -139,7 +141,9 @@ def create_call(
     if count_provisional_time:
         may = rules.entry(code, "tender.provisional_time_may_count", opens_on)
         if may is None or not may.value:
-            raise ValidationError(f"A {rules.law_name(code)} não prevê permissão provisória a contar no edital.")
+            raise ValidationError(
+                f"A {rules.law_name(code)} não prevê permissão provisória a contar no edital."
+            )
         citations.append(str(may.citation))
     call = Call(
         jurisdiction=jurisdiction,
@@ -302,7 +306,9 @@ def record_seed(*, actor: Any, call: Call, seed: str, published_in: str, reason:
     if not call.ties:
         raise ValidationError("Não há empate na classificação: não há sorteio a realizar.")
     if call.draw_held_on is not None:
-        raise ValidationError(f"O sorteio já foi realizado em {br_date(call.draw_held_on)} com a semente registrada.")
+        raise ValidationError(
+            f"O sorteio já foi realizado em {br_date(call.draw_held_on)} com a semente registrada."
+        )
     seed, published_in = seed.strip(), published_in.strip()
     if not seed or not published_in:
         raise ValidationError("Informe a semente do sorteio e onde ela foi publicada antes do sorteio.")
@@ -383,7 +389,12 @@ def publish_ranking(
     return _update(
         actor,
         call,
-        {"status": C.PUBLISHED, "published_on": day, "appeals_from": appeals_from, "appeals_until": appeals_until},
+        {
+            "status": C.PUBLISHED,
+            "published_on": day,
+            "appeals_from": appeals_from,
+            "appeals_until": appeals_until,
+        },
         reason,
         "call.published",
     )
@@ -419,7 +430,11 @@ def file_appeal(
     if not grounds.strip():
         raise ValidationError("Informe as razões do recurso.")
     appeal = TenderAppeal(
-        jurisdiction_id=call.jurisdiction_id, call=call, application=application, filed_on=day, grounds=grounds.strip()
+        jurisdiction_id=call.jurisdiction_id,
+        call=call,
+        application=application,
+        filed_on=day,
+        grounds=grounds.strip(),
     )
     return create_audited(actor=actor, instance=appeal, reason=reason, action="tender_appeal.filed")
 
@@ -459,7 +474,9 @@ def judge_appeal(
 
 
 @transaction.atomic
-def disqualify(*, actor: Any, application: TenderApplication, reason: str, on: dt.date | None = None) -> TenderApplication:
+def disqualify(
+    *, actor: Any, application: TenderApplication, reason: str, on: dt.date | None = None
+) -> TenderApplication:
     """Take an application out of the ranking (a requirement found missing before the award)."""
     reason = _reason(reason)
     call = _fresh(application.call)
@@ -548,7 +565,9 @@ def _grant(*, actor: Any, call: Call, application: TenderApplication, day: dt.da
         permit = permit_services.apply_for_permit(
             actor=actor,
             holder=application.holder,
-            reason=f"{act}: inscrição nº {application.number}, classificada em {application.position}º lugar.",
+            reason=(
+                f"{act}: inscrição nº {application.number}, classificada em {application.position}º lugar."
+            ),
             applied_on=day,
             line=call.line,
             vehicle=application.vehicle,
@@ -569,9 +588,9 @@ def _grant(*, actor: Any, call: Call, application: TenderApplication, day: dt.da
         )
     except ValidationError as error:
         raise ValidationError(
-            f"A adjudicação não foi feita: a inscrição nº {application.number} ({application.position}º lugar) "
-            f"não pôde receber a permissão — {' '.join(error.messages)} Desclassifique-a, com o motivo, "
-            "para que a vaga passe ao próximo classificado."
+            f"A adjudicação não foi feita: a inscrição nº {application.number} "
+            f"({application.position}º lugar) não pôde receber a permissão — {' '.join(error.messages)} "
+            "Desclassifique-a, com o motivo, para que a vaga passe ao próximo classificado."
         ) from error
     update_audited(
         actor=actor,
@@ -589,5 +608,9 @@ def cancel_call(*, actor: Any, call: Call, reason: str, on: dt.date | None = Non
     call = _fresh(call)
     require(call, "cancel")
     return _update(
-        actor, call, {"status": C.CANCELLED, "cancelled_on": day, "cancel_reason": reason}, reason, "call.cancelled"
+        actor,
+        call,
+        {"status": C.CANCELLED, "cancelled_on": day, "cancel_reason": reason},
+        reason,
+        "call.cancelled",
     )

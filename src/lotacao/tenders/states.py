@@ -45,7 +45,9 @@ TRANSITIONS: tuple[Transition, ...] = (
     Transition("rank", "Apurar classificação", "apurar a classificação", STAFF, (C.CLOSED,), C.RANKED),
     Transition("record_seed", "Registrar semente do sorteio", "registrar a semente", STAFF, (C.RANKED,), ""),
     Transition("draw", "Realizar sorteio público", "realizar o sorteio", STAFF, (C.RANKED,), ""),
-    Transition("publish", "Publicar classificação", "publicar a classificação", STAFF, (C.RANKED,), C.PUBLISHED),
+    Transition(
+        "publish", "Publicar classificação", "publicar a classificação", STAFF, (C.RANKED,), C.PUBLISHED
+    ),
     Transition(
         "open_appeals", "Abrir prazo de recurso", "abrir o prazo de recurso", STAFF, (C.PUBLISHED,), C.APPEALS
     ),

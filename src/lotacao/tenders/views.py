@@ -80,7 +80,9 @@ class CallCreate(LoginRequiredMixin, View):
             "title": "Novo edital",
             "errors": errors,
             "data": data,
-            "lines": Line.objects.filter(jurisdiction_id__in=codes, active=True).order_by("jurisdiction_id", "code"),
+            "lines": Line.objects.filter(jurisdiction_id__in=codes, active=True).order_by(
+                "jurisdiction_id", "code"
+            ),
             "edital_criteria": [(c, CRITERIA_LABELS[c]) for c in selectors.EDITAL_CRITERIA],
         }
 
@@ -96,7 +98,9 @@ class CallCreate(LoginRequiredMixin, View):
         self._check(request)
         data = request.POST
         try:
-            line = Line.objects.filter(pk=data.get("linha") or 0, jurisdiction_id__in=_codes(request, ("gestor",))).first()
+            line = Line.objects.filter(
+                pk=data.get("linha") or 0, jurisdiction_id__in=_codes(request, ("gestor",))
+            ).first()
             if line is None:
                 raise ValidationError("Escolha a linha do edital.")
             try:
@@ -120,7 +124,9 @@ class CallCreate(LoginRequiredMixin, View):
                 reason="Edital elaborado pelo gestor",
             )
         except ValidationError as error:
-            return render(request, "tenders/call_form.html", self._context(request, error.messages, data), status=422)
+            return render(
+                request, "tenders/call_form.html", self._context(request, error.messages, data), status=422
+            )
         messages.success(request, "Edital cadastrado.")
         return HttpResponseRedirect(reverse("tenders:call", args=[call.pk]))
 
@@ -132,7 +138,9 @@ def _holder_by_document(code: str, raw: str) -> Holder:
         or Holder.objects.filter(jurisdiction_id=code, company__cnpj=digits).first()
     )
     if holder is None:
-        raise ValidationError("CPF ou CNPJ sem cadastro de permissionário nesta jurisdição: cadastre-o antes.")
+        raise ValidationError(
+            "CPF ou CNPJ sem cadastro de permissionário nesta jurisdição: cadastre-o antes."
+        )
     return holder
 
 
@@ -151,11 +159,17 @@ class CallDetail(LoginRequiredMixin, View):
                 "criteria": selectors.criteria_words(call),
                 "ranking": selectors.ranking(call),
                 "appeals": TenderAppeal.objects.filter(call=call).select_related("application"),
-                "actions": [t for t in states.actions(call, _roles(request, call.jurisdiction_id)) if t.name not in ("apply", "appeal", "judge", "disqualify", "reopen")],
+                "actions": [
+                    t
+                    for t in states.actions(call, _roles(request, call.jurisdiction_id))
+                    if t.name not in ("apply", "appeal", "judge", "disqualify", "reopen")
+                ],
                 "can_apply": bool(states.actions(call, _roles(request, call.jurisdiction_id)))
                 and call.status == Call.Status.OPEN,
-                "can_appeal": call.status == Call.Status.APPEALS and bool(_roles(request, call.jurisdiction_id) & set(states.CLERKS)),
-                "can_judge": call.status == Call.Status.APPEALS and bool(_roles(request, call.jurisdiction_id) & set(states.STAFF)),
+                "can_appeal": call.status == Call.Status.APPEALS
+                and bool(_roles(request, call.jurisdiction_id) & set(states.CLERKS)),
+                "can_judge": call.status == Call.Status.APPEALS
+                and bool(_roles(request, call.jurisdiction_id) & set(states.STAFF)),
                 "events": history(call)[:30],
                 "errors": errors,
             },
@@ -194,7 +208,9 @@ class CallDetail(LoginRequiredMixin, View):
             association = None
             if data.get("associacao", "").strip():
                 digits = "".join(ch for ch in data["associacao"] if ch.isdigit())
-                association = Company.objects.filter(jurisdiction_id=call.jurisdiction_id, cnpj=digits).first()
+                association = Company.objects.filter(
+                    jurisdiction_id=call.jurisdiction_id, cnpj=digits
+                ).first()
                 if association is None:
                     raise ValidationError("CNPJ da associação sem cadastro nesta jurisdição.")
             services.file_application(
@@ -206,7 +222,11 @@ class CallDetail(LoginRequiredMixin, View):
             services.rank_call(actor=user, call=call, reason=reason)
         elif action == "record_seed":
             services.record_seed(
-                actor=user, call=call, seed=data.get("semente", ""), published_in=data.get("publicada_em", ""), reason=reason
+                actor=user,
+                call=call,
+                seed=data.get("semente", ""),
+                published_in=data.get("publicada_em", ""),
+                reason=reason,
             )
         elif action == "draw":
             services.draw_ties(actor=user, call=call, reason=reason)
@@ -221,15 +241,25 @@ class CallDetail(LoginRequiredMixin, View):
         elif action == "open_appeals":
             services.open_appeals(actor=user, call=call, reason=reason)
         elif action == "appeal":
-            application = get_object_or_404(TenderApplication.objects.filter(call=call), number=data.get("inscricao") or 0)
-            services.file_appeal(actor=user, application=application, grounds=data.get("razoes", ""), reason=reason)
+            application = get_object_or_404(
+                TenderApplication.objects.filter(call=call), number=data.get("inscricao") or 0
+            )
+            services.file_appeal(
+                actor=user, application=application, grounds=data.get("razoes", ""), reason=reason
+            )
         elif action == "judge":
             appeal = get_object_or_404(TenderAppeal.objects.filter(call=call), pk=data.get("recurso") or 0)
             services.judge_appeal(
-                actor=user, appeal=appeal, granted=data.get("resultado") == "provido", decision=data.get("fundamentos", ""), reason=reason
+                actor=user,
+                appeal=appeal,
+                granted=data.get("resultado") == "provido",
+                decision=data.get("fundamentos", ""),
+                reason=reason,
             )
         elif action == "disqualify":
-            application = get_object_or_404(TenderApplication.objects.filter(call=call), number=data.get("inscricao") or 0)
+            application = get_object_or_404(
+                TenderApplication.objects.filter(call=call), number=data.get("inscricao") or 0
+            )
             if not data.get("motivo", "").strip():
                 raise ValidationError("Informe o motivo da desclassificação.")
             services.disqualify(actor=user, application=application, reason=reason)

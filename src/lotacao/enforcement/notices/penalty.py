@@ -88,12 +88,9 @@ def compute_penalty(notice: InfractionNotice) -> PenaltyResult:
 def final_infractions(*, holder_id: int, code: str, on: dt.date) -> int:
     """How many infractions of the holder in the jurisdiction have a final decision by `on` (the
     tenders' criterion of infractions committed; annulled and pending notices do not count)."""
-    return (
-        InfractionNotice.unscoped.filter(
-            jurisdiction_id=code,
-            holder_id=holder_id,
-            status=InfractionNotice.Status.DECIDED_FINAL,
-            drawn_up_at__date__lte=on,
-        )
-        .count()
-    )
+    return InfractionNotice.unscoped.filter(
+        jurisdiction_id=code,
+        holder_id=holder_id,
+        status=InfractionNotice.Status.DECIDED_FINAL,
+        drawn_up_at__date__lte=on,
+    ).count()

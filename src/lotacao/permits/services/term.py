@@ -202,7 +202,9 @@ def end_provisional_permit(*, actor: Any, permit: Permit, on: dt.date, reason: s
     permit = fresh(permit)
     require(permit, "end_provisional", on)
     if permit.kind != Permit.Kind.PROVISIONAL:
-        raise ValidationError(f"A {permit} não é provisória: só a permissão provisória se encerra com a licitação.")
+        raise ValidationError(
+            f"A {permit} não é provisória: só a permissão provisória se encerra com a licitação."
+        )
     changes: dict[str, Any] = {
         "status": S.EXPIRED,
         "valid_until": on,
