@@ -241,7 +241,6 @@ ACTIONS: dict[str, str] = {
     "charge.imported": "importação de débito do cadastro existente",
     # tenders (issue 23, item 5): calls, applications, draw, ranking, appeals, award
     "permit.provisional_ended": "permissão provisória encerrada com a conclusão da licitação",
-    "call.created": "cadastro do edital",
     "call.opened": "abertura do edital",
     "call.closed": "encerramento das inscrições do edital",
     "call.ranked": "classificação do edital",
