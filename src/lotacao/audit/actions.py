@@ -239,6 +239,19 @@ ACTIONS: dict[str, str] = {
     "seal.imported": "importação de selo do cadastro existente",
     "enforcement.notice_imported": "importação de auto de infração do cadastro existente",
     "charge.imported": "importação de débito do cadastro existente",
+    # Esteio's delegation: contract, interruption, caducidade inquiry, extinction, reversion
+    "delegation_contract.recorded": "registro do contrato de delegação com as cláusulas essenciais",
+    "delegation_contract.extinct": "extinção do contrato de delegação",
+    "delegation_interruption.recorded": "interrupção do serviço e suspensão imediata",
+    "delegation_inquiry.opened": "instauração do inquérito de caducidade",
+    "delegation_inquiry.notified": "notificação do inquérito de caducidade",
+    "delegation_inquiry.defended": "defesa no inquérito de caducidade",
+    "delegation_inquiry.declared": "declaração da caducidade",
+    "delegation_inquiry.archived": "arquivamento do inquérito de caducidade",
+    "delegation_extinction.recorded": "registro da extinção da delegação",
+    "delegation_extinction.indemnity_paid": "pagamento da indenização da extinção",
+    "delegation_asset.recorded": "registro de bem reversível",
+    "delegation_asset.returned": "reversão do bem ao Município",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

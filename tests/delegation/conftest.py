@@ -1,0 +1,64 @@
+"""Helpers for the delegation tests: Esteio's permit of the shared world, its contract with every
+essential clause (Lei 3.839/2004, art. 42) and the agency's defense deadline (art. 37)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+TODAY = timezone.localdate
+
+
+def set_value(code: str, parameter: str, value: Any, since: dt.date = dt.date(2020, 1, 1)) -> None:
+    from lotacao.core import law
+    from lotacao.core.models import Jurisdiction
+    from lotacao.web.agency_values import set_agency_value
+
+    set_agency_value(
+        actor=None,
+        jurisdiction=Jurisdiction.objects.get(pk=code),
+        parameter=parameter,
+        valid_from=since,
+        value=value,
+        cite="Portaria SMOVT nº 7/2020 (teste)",
+        reason="teste",
+    )
+    law.forget(code)
+
+
+def all_clauses(code: str = "esteio") -> dict[str, str]:
+    from lotacao.delegation import rules
+
+    return {k: f"Cláusula {k.upper()} do contrato: {v}." for k, v in rules.clauses(code, TODAY()).items()}
+
+
+@pytest.fixture
+def gestor(world: Any) -> Any:
+    return world.users["gestor.esteio"]
+
+
+@pytest.fixture
+def permit(world: Any) -> Any:
+    return world.objects["esteio"]["permits.permit"]
+
+
+@pytest.fixture
+def defense_days(world: Any) -> None:
+    set_value("esteio", "deadline.caducidade_defense", {"days": 10, "counting": "calendar_days"})
+
+
+@pytest.fixture
+def contract(world: Any, gestor: Any, permit: Any) -> Any:
+    from lotacao.delegation import services
+
+    return services.record_contract(
+        actor=gestor,
+        permit=permit,
+        number="CT-01/2026",
+        signed_on=TODAY() - dt.timedelta(days=25),
+        clauses=all_clauses(),
+        reason="Contrato assinado após a licitação",
+    )
