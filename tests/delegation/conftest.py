@@ -37,11 +37,17 @@ def all_clauses(code: str = "esteio") -> dict[str, str]:
 
 @pytest.fixture
 def gestor(world: Any) -> Any:
+    """Esteio's manager; the world's own contracts (made for the URL crawl) are removed first, so
+    each test records its contract through the service."""
+    from lotacao.delegation.models import Contract, Inquiry
+
+    Inquiry.unscoped.all().delete()
+    Contract.unscoped.all().delete()
     return world.users["gestor.esteio"]
 
 
 @pytest.fixture
-def permit(world: Any) -> Any:
+def permit(world: Any, gestor: Any) -> Any:
     return world.objects["esteio"]["permits.permit"]
 
 
