@@ -7,9 +7,10 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
-TODAY = timezone.localdate
+from tests import clock
+
+TODAY = clock.today  # the application's local date (tests/clock.py)
 
 
 def set_value(code: str, parameter: str, value: Any, since: dt.date = dt.date(2020, 1, 1)) -> None:

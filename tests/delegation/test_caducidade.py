@@ -30,7 +30,9 @@ def test_the_contract_has_every_clause_and_the_fifteen_year_term(contract: Any) 
     assert contract.ends_on == contract.starts_on.replace(year=contract.starts_on.year + 15)
     assert "art. 41" in contract.term_citation
     assert services.missing_clauses(contract) == []
-    assert AuditEvent.objects.filter(action="delegation_contract.recorded", object_id=str(contract.pk)).exists()
+    assert AuditEvent.objects.filter(
+        action="delegation_contract.recorded", object_id=str(contract.pk)
+    ).exists()
 
 
 def test_a_contract_without_an_essential_clause_is_refused(world: Any, gestor: Any, permit: Any) -> None:
@@ -71,7 +73,9 @@ def test_caducidade_with_due_process_ends_the_permit(
         on=_days(20),
     )
     assert inquiry.status == Inquiry.Status.OPENED and inquiry.opened_on == _days(20)
-    inquiry = services.notify_inquiry(actor=gestor, inquiry=inquiry, notified_on=_days(19), means="correio com AR")
+    inquiry = services.notify_inquiry(
+        actor=gestor, inquiry=inquiry, notified_on=_days(19), means="correio com AR"
+    )
     assert inquiry.status == Inquiry.Status.NOTIFIED
     assert inquiry.defense_due is not None and inquiry.defense_due >= _days(9)
     assert "Portaria SMOVT nº 7/2020" in inquiry.defense_deadline_act
@@ -95,7 +99,9 @@ def test_caducidade_with_due_process_ends_the_permit(
     assert contract.status == Contract.Status.EXTINCT
     assert extinction.cause == Extinction.Cause.CADUCIDADE and extinction.inquiry == inquiry
     assert extinction.extinct_on == _days(1)
-    assert extinction.indemnity_due is not None and extinction.indemnity_due >= _days(1) + dt.timedelta(days=180)
+    assert extinction.indemnity_due is not None and extinction.indemnity_due >= _days(1) + dt.timedelta(
+        days=180
+    )
     assert permit.status == Permit.Status.REVOKED and permit.ends_on == _days(1)
     actions = set(AuditEvent.objects.values_list("action", flat=True))
     assert {
@@ -115,7 +121,12 @@ def test_caducidade_with_due_process_ends_the_permit(
 
 def _notified(contract: Any, gestor: Any, notified: dt.date) -> Inquiry:
     inquiry = services.open_inquiry(
-        actor=gestor, contract=contract, number="INQ-7", opening_act="Portaria 1", facts="Faltas.", on=notified
+        actor=gestor,
+        contract=contract,
+        number="INQ-7",
+        opening_act="Portaria 1",
+        facts="Faltas.",
+        on=notified,
     )
     return services.notify_inquiry(actor=gestor, inquiry=inquiry, notified_on=notified, means="pessoal")
 

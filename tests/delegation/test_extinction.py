@@ -83,7 +83,12 @@ def test_death_waits_for_the_successors_window(contract: Any, gestor: Any, permi
         )
     with pytest.raises(ValidationError, match="pessoa jurídica"):
         services.extinguish(
-            actor=gestor, contract=contract, cause="bankruptcy", extinct_on=TODAY(), act="Sentença", reasons="R"
+            actor=gestor,
+            contract=contract,
+            cause="bankruptcy",
+            extinct_on=TODAY(),
+            act="Sentença",
+            reasons="R",
         )
 
 
@@ -99,12 +104,16 @@ def test_rescisao_records_the_indemnity_deadline_and_its_payment(contract: Any, 
     assert extinction.indemnity_due is not None
     assert extinction.indemnity_due >= _days(10) + dt.timedelta(days=180)
     assert services.indemnity_state(extinction).startswith("prazo até")
-    assert services.indemnity_state(extinction, on=extinction.indemnity_due + dt.timedelta(days=1)).startswith(
-        "vencida em"
-    )
+    assert services.indemnity_state(
+        extinction, on=extinction.indemnity_due + dt.timedelta(days=1)
+    ).startswith("vencida em")
     with pytest.raises(ValidationError, match="valor pago"):
-        services.record_indemnity_payment(actor=gestor, extinction=extinction, amount=Decimal("0"), paid_on=TODAY())
-    services.record_indemnity_payment(actor=gestor, extinction=extinction, amount=Decimal("10.00"), paid_on=TODAY())
+        services.record_indemnity_payment(
+            actor=gestor, extinction=extinction, amount=Decimal("0"), paid_on=TODAY()
+        )
+    services.record_indemnity_payment(
+        actor=gestor, extinction=extinction, amount=Decimal("10.00"), paid_on=TODAY()
+    )
     with pytest.raises(ValidationError, match="já foi registrada como paga"):
         services.record_indemnity_payment(
             actor=gestor, extinction=extinction, amount=Decimal("10.00"), paid_on=TODAY()
@@ -113,7 +122,11 @@ def test_rescisao_records_the_indemnity_deadline_and_its_payment(contract: Any, 
 
 def test_reversible_assets_return_only_after_the_extinction(contract: Any, gestor: Any) -> None:
     asset = services.add_asset(
-        actor=gestor, contract=contract, kind="garage", description="Garagem da Rua A, 100", appraised_value=None
+        actor=gestor,
+        contract=contract,
+        kind="garage",
+        description="Garagem da Rua A, 100",
+        appraised_value=None,
     )
     with pytest.raises(ValidationError, match="só retornam ao Município com a extinção"):
         services.return_asset(actor=gestor, asset=asset, returned_on=TODAY())

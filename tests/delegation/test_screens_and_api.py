@@ -52,12 +52,19 @@ def test_esteio_caducidade_through_the_screens(
     assert "Todas as cláusulas essenciais constam do contrato." in detail
     answer = client.post(
         f"/delegacao/{contract.pk}/",
-        {"acao": "open_inquiry", "numero": "INQ-9", "ato": "Portaria SMOVT nº 3/2026", "fatos": "Faltas graves."},
+        {
+            "acao": "open_inquiry",
+            "numero": "INQ-9",
+            "ato": "Portaria SMOVT nº 3/2026",
+            "fatos": "Faltas graves.",
+        },
     )
     assert answer.status_code == 302
     inquiry = Inquiry.objects.get()
     url = f"/delegacao/inqueritos/{inquiry.pk}/"
-    assert client.post(url, {"acao": "notify", "notificado_em": _iso(0), "meio": "pessoal"}).status_code == 302
+    assert (
+        client.post(url, {"acao": "notify", "notificado_em": _iso(0), "meio": "pessoal"}).status_code == 302
+    )
     inquiry.refresh_from_db()
     early = client.post(
         url,
@@ -70,10 +77,16 @@ def test_esteio_caducidade_through_the_screens(
             "decreto_em": _iso(0),
         },
     )
-    assert early.status_code == 422 and "a decisão só pode ser tomada depois desse prazo" in early.content.decode()
-    assert client.post(
-        url, {"acao": "defend", "apresentada_em": _iso(0), "defesa": "Nego os fatos."}
-    ).status_code == 302
+    assert (
+        early.status_code == 422
+        and "a decisão só pode ser tomada depois desse prazo" in early.content.decode()
+    )
+    assert (
+        client.post(
+            url, {"acao": "defend", "apresentada_em": _iso(0), "defesa": "Nego os fatos."}
+        ).status_code
+        == 302
+    )
     done = client.post(
         url,
         {
@@ -104,7 +117,9 @@ def test_roles_and_scope(world: Any, client: Any, gestor: Any, contract: Any) ->
     assert client.get(f"/delegacao/{contract.pk}/").status_code == 404
 
 
-def test_the_api_walks_the_inquiry(world: Any, client: Any, gestor: Any, contract: Any, defense_days: None) -> None:
+def test_the_api_walks_the_inquiry(
+    world: Any, client: Any, gestor: Any, contract: Any, defense_days: None
+) -> None:
     client.force_login(gestor)
     listed = client.get("/api/delegation/contracts").json()
     assert [c["number"] for c in listed] == ["CT-01/2026"] and listed[0]["missing_clauses"] == []

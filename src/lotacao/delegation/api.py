@@ -190,7 +190,9 @@ def notify_inquiry(request: HttpRequest, inquiry_id: int, payload: NotificationI
 def record_defense(request: HttpRequest, inquiry_id: int, payload: DefenseIn) -> InquiryOut:
     inquiry = get_object_or_404(Inquiry.objects.all(), pk=inquiry_id)
     _roles(request, inquiry.jurisdiction_id, permissions.RECORD_ROLES)
-    row = services.record_defense(actor=request.user, inquiry=inquiry, filed_on=payload.filed_on, text=payload.text)
+    row = services.record_defense(
+        actor=request.user, inquiry=inquiry, filed_on=payload.filed_on, text=payload.text
+    )
     return _inquiry_out(row)
 
 

@@ -27,7 +27,9 @@ class Contract(TenantModel):
         IN_FORCE = "in_force", "Em vigor"
         EXTINCT = "extinct", "Extinto"
 
-    permit = models.ForeignKey("permits.Permit", on_delete=models.PROTECT, related_name="delegation_contracts")
+    permit = models.ForeignKey(
+        "permits.Permit", on_delete=models.PROTECT, related_name="delegation_contracts"
+    )
     number = models.CharField("número do contrato", max_length=40)
     signed_on = models.DateField("assinado em")
     starts_on = models.DateField("início da vigência")
@@ -44,7 +46,9 @@ class Contract(TenantModel):
         verbose_name_plural = "contratos de delegação"
         ordering = ["-signed_on", "-pk"]
         constraints = [
-            models.UniqueConstraint(fields=["jurisdiction", "number"], name="unique_delegation_contract_number"),
+            models.UniqueConstraint(
+                fields=["jurisdiction", "number"], name="unique_delegation_contract_number"
+            ),
             models.CheckConstraint(
                 condition=models.Q(ends_on__gt=models.F("starts_on")), name="delegation_contract_term_ordered"
             ),
@@ -89,7 +93,9 @@ class Inquiry(TenantModel):
         verbose_name_plural = "inquéritos de caducidade"
         ordering = ["-opened_on", "-pk"]
         constraints = [
-            models.UniqueConstraint(fields=["jurisdiction", "number"], name="unique_delegation_inquiry_number"),
+            models.UniqueConstraint(
+                fields=["jurisdiction", "number"], name="unique_delegation_inquiry_number"
+            ),
         ]
 
     def __str__(self) -> str:

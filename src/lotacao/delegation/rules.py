@@ -95,7 +95,9 @@ def deadline(code: str, name: str, start: dt.date) -> dict[str, Any]:
     if entry(code, "deadline." + name, start) is None:
         return {"due": None, "explanation": "A lei não fixa este prazo.", "citations": []}
     return dict(
-        evaluate_deadline({"jurisdiction": code, "kind": "deadline", "deadline": name, "date": start.isoformat()})
+        evaluate_deadline(
+            {"jurisdiction": code, "kind": "deadline", "deadline": name, "date": start.isoformat()}
+        )
     )
 
 

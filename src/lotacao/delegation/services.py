@@ -146,7 +146,11 @@ def record_interruption(
     row = create_audited(
         actor=actor,
         instance=Interruption(
-            jurisdiction_id=code, contract=contract, interrupted_on=interrupted_on, facts=facts, suspended_until=until
+            jurisdiction_id=code,
+            contract=contract,
+            interrupted_on=interrupted_on,
+            facts=facts,
+            suspended_until=until,
         ),
         reason=facts,
         action="delegation_interruption.recorded",
@@ -184,7 +188,12 @@ def open_inquiry(
     return create_audited(
         actor=actor,
         instance=Inquiry(
-            jurisdiction_id=code, contract=contract, number=number, opened_on=day, opening_act=act, facts=facts
+            jurisdiction_id=code,
+            contract=contract,
+            number=number,
+            opened_on=day,
+            opening_act=act,
+            facts=facts,
         ),
         reason=f"{act}: {facts}",
         action="delegation_inquiry.opened",
@@ -226,7 +235,9 @@ def record_defense(*, actor: Any, inquiry: Inquiry, filed_on: dt.date, text: str
     text = _text(text, "Informe o teor da defesa.")
     assert inquiry.notified_on is not None and inquiry.defense_due is not None
     if filed_on < inquiry.notified_on:
-        raise ValidationError(f"A defesa não pode ser anterior à notificação ({br_date(inquiry.notified_on)}).")
+        raise ValidationError(
+            f"A defesa não pode ser anterior à notificação ({br_date(inquiry.notified_on)})."
+        )
     if filed_on > inquiry.defense_due:
         raise ValidationError(
             f"A defesa foi apresentada em {br_date(filed_on)}, depois do fim do prazo "
@@ -288,10 +299,16 @@ def declare_caducidade(
     code = inquiry.jurisdiction_id
     _decision_ripe(inquiry, day)
     reasons = _text(reasons, "Informe as razões da decisão, com os fatos comprovados e a análise da defesa.")
-    rec_number, rec_on = _check_recommendation(code, recommendation_number, recommendation_on, day, inquiry.opened_on)
-    decree = _text(decree_number, "Informe o decreto do Prefeito que declara a caducidade (art. 46, § 3º, a).")
+    rec_number, rec_on = _check_recommendation(
+        code, recommendation_number, recommendation_on, day, inquiry.opened_on
+    )
+    decree = _text(
+        decree_number, "Informe o decreto do Prefeito que declara a caducidade (art. 46, § 3º, a)."
+    )
     if decree_on is None or decree_on < rec_on or decree_on > day:
-        raise ValidationError("A data do decreto precisa ser posterior à recomendação do CMTT e não pode ser futura.")
+        raise ValidationError(
+            "A data do decreto precisa ser posterior à recomendação do CMTT e não pode ser futura."
+        )
     update_audited(
         actor=actor,
         instance=inquiry,
@@ -402,7 +419,9 @@ def extinguish(
             raise ValidationError("A encampação é a retomada durante o prazo do contrato (art. 47).")
         paid_on = indemnity_paid_on
     if cause == Cause.BANKRUPTCY and contract.permit.holder.company_id is None:
-        raise ValidationError("A falência ou extinção da empresa só se aplica a titular pessoa jurídica (art. 46, IV).")
+        raise ValidationError(
+            "A falência ou extinção da empresa só se aplica a titular pessoa jurídica (art. 46, IV)."
+        )
     if cause == Cause.DEATH:
         if event_on is None:
             raise ValidationError("Informe a data do falecimento ou da incapacidade.")
@@ -496,7 +515,9 @@ def record_indemnity_payment(
     """The indemnity was paid (art. 46, § 2º: within 180 days of the extinction)."""
     extinction = Extinction.unscoped.select_for_update().get(pk=extinction.pk)
     if extinction.indemnity_paid_on is not None:
-        raise ValidationError(f"A indenização já foi registrada como paga em {br_date(extinction.indemnity_paid_on)}.")
+        raise ValidationError(
+            f"A indenização já foi registrada como paga em {br_date(extinction.indemnity_paid_on)}."
+        )
     if amount is None or amount <= 0:
         raise ValidationError("Informe o valor pago da indenização.")
     if paid_on < extinction.extinct_on or paid_on > timezone.localdate():

@@ -52,9 +52,20 @@ CONTRACT: tuple[Transition, ...] = (
         (C.IN_FORCE,),
         "",
     ),
-    Transition("open_inquiry", "Instaurar inquérito de caducidade", "instaurar o inquérito", DECIDERS, (C.IN_FORCE,), ""),
-    Transition("extinguish", "Registrar extinção", "registrar a extinção", DECIDERS, (C.IN_FORCE,), C.EXTINCT),
-    Transition("asset", "Registrar bem reversível", "registrar o bem reversível", CLERKS, (C.IN_FORCE, C.EXTINCT), ""),
+    Transition(
+        "open_inquiry",
+        "Instaurar inquérito de caducidade",
+        "instaurar o inquérito",
+        DECIDERS,
+        (C.IN_FORCE,),
+        "",
+    ),
+    Transition(
+        "extinguish", "Registrar extinção", "registrar a extinção", DECIDERS, (C.IN_FORCE,), C.EXTINCT
+    ),
+    Transition(
+        "asset", "Registrar bem reversível", "registrar o bem reversível", CLERKS, (C.IN_FORCE, C.EXTINCT), ""
+    ),
 )
 INQUIRY: tuple[Transition, ...] = (
     Transition("notify", "Registrar notificação", "registrar a notificação", CLERKS, (I.OPENED,), I.NOTIFIED),

@@ -39,15 +39,17 @@ def _require(request: HttpRequest, code: str, roles: tuple[str, ...]) -> None:
 
 
 def date_from(raw: str, label: str, required: bool = True) -> dt.date | None:
+    """A date typed as ISO (the browser's date input) or dd/mm/aaaa."""
     raw = (raw or "").strip()
     if not raw and not required:
         return None
-    for parse in (dt.date.fromisoformat, lambda s: dt.datetime.strptime(s, "%d/%m/%Y").date()):
-        try:
-            return parse(raw)
-        except ValueError:
-            continue
-    raise ValidationError(f"Informe {label} (dd/mm/aaaa).")
+    try:
+        if "/" in raw:
+            day, month, year = (int(part) for part in raw.split("/"))
+            return dt.date(year, month, day)
+        return dt.date.fromisoformat(raw)
+    except ValueError as error:
+        raise ValidationError(f"Informe {label} (dd/mm/aaaa).") from error
 
 
 def money_from(raw: str, label: str) -> Decimal | None:
@@ -79,7 +81,9 @@ class ContractList(LoginRequiredMixin, View):
             "delegation/contracts.html",
             {
                 "title": "Delegação do serviço",
-                "rows": Contract.objects.select_related("permit__holder__person", "permit__holder__company")[:200],
+                "rows": Contract.objects.select_related("permit__holder__person", "permit__holder__company")[
+                    :200
+                ],
                 "applies": applies,
                 "not_applicable": [rules.not_applicable(c) for c in codes if c not in applies],
                 "can_record": any(
@@ -103,9 +107,9 @@ class ContractCreate(LoginRequiredMixin, View):
             "delegation/contract_form.html",
             {
                 "title": "Registrar contrato de delegação",
-                "permits": Permit.objects.filter(jurisdiction_id__in=codes, status__in=Permit.LIVE).select_related(
-                    "holder__person", "holder__company"
-                ),
+                "permits": Permit.objects.filter(
+                    jurisdiction_id__in=codes, status__in=Permit.LIVE
+                ).select_related("holder__person", "holder__company"),
                 "clauses": [(k, v, data.get(f"clausula_{k}", "")) for k, v in clauses.items()],
                 "citation": rules.clauses_citation(codes[0], today) if codes else "",
                 "errors": errors,
@@ -134,7 +138,7 @@ class ContractCreate(LoginRequiredMixin, View):
                 number=data.get("numero", ""),
                 signed_on=_must(date_from(data.get("assinado_em", ""), "a data da assinatura")),
                 starts_on=date_from(data.get("inicio", ""), "o início da vigência", required=False),
-                clauses={k[len("clausula_") :]: v for k, v in data.items() if k.startswith("clausula_")},
+                clauses={k[len("clausula_") :]: data.get(k, "") for k in data if k.startswith("clausula_")},
                 reason=data.get("motivo", "") or "Registro do contrato assinado",
             )
         except ValidationError as error:
@@ -144,7 +148,9 @@ class ContractCreate(LoginRequiredMixin, View):
 
 
 class ContractDetail(LoginRequiredMixin, View):
-    def _render(self, request: HttpRequest, contract: Contract, errors: list[str], status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, contract: Contract, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         code = contract.jurisdiction_id
         roles = permissions.roles_in(_access(request), code)
         extinction = Extinction.objects.filter(contract=contract).first()
@@ -166,7 +172,11 @@ class ContractDetail(LoginRequiredMixin, View):
                 "extinction": extinction,
                 "indemnity": services.indemnity_state(extinction) if extinction else "",
                 "indemnity_citation": rules.cited(code, "art. 46, § 2º"),
-                "causes": [(k, Extinction.Cause(k).label, v) for k, v in causes.items() if k not in services.THROUGH_INQUIRY],
+                "causes": [
+                    (k, Extinction.Cause(k).label, v)
+                    for k, v in causes.items()
+                    if k not in services.THROUGH_INQUIRY
+                ],
                 "actions": {t.name for t in states.contract_actions(contract, roles)},
                 "can_record": bool(roles & set(permissions.RECORD_ROLES)),
                 "can_decide": bool(roles & set(permissions.DECIDE_ROLES)),
@@ -219,7 +229,9 @@ class ContractDetail(LoginRequiredMixin, View):
                     reasons=data.get("razoes", ""),
                     authorizing_law=data.get("lei_autorizativa", ""),
                     indemnity_amount=money_from(data.get("indenizacao", ""), "o valor da indenização"),
-                    indemnity_paid_on=date_from(data.get("indenizacao_paga_em", ""), "a data do pagamento", False),
+                    indemnity_paid_on=date_from(
+                        data.get("indenizacao_paga_em", ""), "a data do pagamento", False
+                    ),
                     event_on=date_from(data.get("evento_em", ""), "a data do evento", required=False),
                 )
                 done = "Extinção registrada."
@@ -235,7 +247,9 @@ class ContractDetail(LoginRequiredMixin, View):
                 done = "Bem reversível registrado."
             elif action == "return_asset":
                 _require(request, code, permissions.RECORD_ROLES)
-                asset = get_object_or_404(ReversibleAsset.objects.filter(contract=contract), pk=data.get("bem") or 0)
+                asset = get_object_or_404(
+                    ReversibleAsset.objects.filter(contract=contract), pk=data.get("bem") or 0
+                )
                 services.return_asset(
                     actor=request.user,
                     asset=asset,
@@ -264,7 +278,9 @@ class ContractDetail(LoginRequiredMixin, View):
 
 
 class InquiryDetail(LoginRequiredMixin, View):
-    def _render(self, request: HttpRequest, inquiry: Inquiry, errors: list[str], status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, inquiry: Inquiry, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         roles = permissions.roles_in(_access(request), inquiry.jurisdiction_id)
         return render(
             request,
@@ -314,7 +330,9 @@ class InquiryDetail(LoginRequiredMixin, View):
                     inquiry=inquiry,
                     reasons=data.get("razoes", ""),
                     recommendation_number=data.get("recomendacao", ""),
-                    recommendation_on=date_from(data.get("recomendacao_em", ""), "a data da recomendação", False),
+                    recommendation_on=date_from(
+                        data.get("recomendacao_em", ""), "a data da recomendação", False
+                    ),
                     decree_number=data.get("decreto", ""),
                     decree_on=date_from(data.get("decreto_em", ""), "a data do decreto", required=False),
                 )
