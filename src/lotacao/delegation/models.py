@@ -19,6 +19,7 @@ from typing import ClassVar
 
 from django.db import models
 
+from lotacao.core.formats import lower_first
 from lotacao.core.tenancy import TenantModel
 
 
@@ -156,7 +157,7 @@ class Extinction(TenantModel):
         ordering = ["-extinct_on", "-pk"]
 
     def __str__(self) -> str:
-        return f"Extinção do {self.contract} ({self.get_cause_display().lower()})"
+        return f"Extinção do {self.contract} ({lower_first(self.get_cause_display())})"
 
 
 class ReversibleAsset(TenantModel):

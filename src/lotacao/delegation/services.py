@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.delegation import rules, states
 from lotacao.delegation.models import Contract, Extinction, Inquiry, Interruption, ReversibleAsset
 from lotacao.permits import services as permits
@@ -498,7 +498,8 @@ def _extinguish(
         permits.revoke_permit(
             actor=actor,
             permit=permit,
-            reason=f"Extinção da delegação por {label.lower()} ({causes_cite(code, cause, day)}): {act}.",
+            reason=f"Extinção da delegação por {lower_first(label)} ({causes_cite(code, cause, day)}): "
+            f"{act}.",
             on=extinct_on,
         )
     return extinction

@@ -148,6 +148,8 @@ class ContractCreate(LoginRequiredMixin, View):
 
 
 class ContractDetail(LoginRequiredMixin, View):
+    model = Contract
+
     def _render(
         self, request: HttpRequest, contract: Contract, errors: list[str], status: int = 200
     ) -> HttpResponse:
@@ -278,6 +280,8 @@ class ContractDetail(LoginRequiredMixin, View):
 
 
 class InquiryDetail(LoginRequiredMixin, View):
+    model = Inquiry
+
     def _render(
         self, request: HttpRequest, inquiry: Inquiry, errors: list[str], status: int = 200
     ) -> HttpResponse:
