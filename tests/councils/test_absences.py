@@ -69,7 +69,7 @@ def test_mandate_of_one_year_by_default(cdtc):
 
 
 def test_mandate_longer_than_the_law_refused(cdtc):
-    council, seat, _, _ = cdtc
+    _council, seat, _, _ = cdtc
     with pytest.raises(ValidationError, match="12 meses"):
         services.appoint_member(
             actor=None,
@@ -83,7 +83,7 @@ def test_mandate_longer_than_the_law_refused(cdtc):
 
 
 def test_three_consecutive_absences_pass_the_seat_to_the_alternate(cdtc):
-    council, seat, titular, alternate = cdtc
+    council, _seat, titular, alternate = cdtc
     days = _days(3)
     assert _meet(council, days[0], {"Ana Titular": A}) == []
     assert _meet(council, days[1], {"Ana Titular": A}) == []
@@ -106,7 +106,7 @@ def test_justified_absences_do_not_count(cdtc):
 
 
 def test_five_alternate_absences_in_a_semester(cdtc):
-    council, seat, titular, alternate = cdtc
+    council, _seat, _titular, _alternate = cdtc
     marks = [A, P, A, P, A, P, A, P]
     for day, mark in zip(_days(8), marks, strict=True):
         assert _meet(council, day, {"Ana Titular": mark}) == []
@@ -182,7 +182,14 @@ def test_seat_count_of_the_law(cdtc):
 
 def test_resolution_number_unique_per_council_and_year(cdtc):
     council, _, _, _ = cdtc
-    kwargs = dict(actor=None, council=council, number=1, subject="Defesa", text="Julga", reason="t")
+    kwargs = {
+        "actor": None,
+        "council": council,
+        "number": 1,
+        "subject": "Defesa",
+        "text": "Julga",
+        "reason": "t",
+    }
     services.register_resolution(dated_on=dt.date(2026, 3, 1), **kwargs)
     with pytest.raises(ValidationError, match="Já existe resolução nº 1/2026 da CDTC"):
         services.register_resolution(dated_on=dt.date(2026, 4, 1), **kwargs)
