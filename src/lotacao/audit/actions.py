@@ -252,6 +252,17 @@ ACTIONS: dict[str, str] = {
     "delegation_extinction.indemnity_paid": "pagamento da indenização da extinção",
     "delegation_asset.recorded": "registro de bem reversível",
     "delegation_asset.returned": "reversão do bem ao Município",
+    # councils (issue 23, item 1): members, sessions, attendance, resolutions; art. 40 Recife
+    "council.registered": "cadastro de conselho ou comissão",
+    "member.appointed": "nomeação de membro de conselho",
+    "member.mandate_lost": "perda do mandato por faltas",
+    "member.mandate_ended": "encerramento de mandato de membro de conselho",
+    "member.promoted": "suplente assume a titularidade da cadeira",
+    "seat.vacated": "cadeira de conselho vaga",
+    "session.opened": "abertura de sessão de conselho",
+    "attendance.recorded": "registro de presença em sessão de conselho",
+    "resolution.registered": "registro de resolução ou parecer de conselho",
+    "resolution.revoked": "revogação de resolução ou parecer de conselho",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}
