@@ -69,3 +69,23 @@ def contract(world: Any, gestor: Any, permit: Any) -> Any:
         clauses=all_clauses(),
         reason="Contrato assinado após a licitação",
     )
+
+
+def cmtt_resolution(dated_on: dt.date, number: int = 3, favorable: bool = True) -> Any:
+    """A resolution of Esteio's CMTT recommending the extinction (art. 46, § 3º, a)."""
+    from lotacao.councils import services as councils
+    from lotacao.councils.models import Council
+
+    councils.register_from_law(actor=None, jurisdiction_code="esteio", reason="teste")
+    cmtt = Council.objects.get(jurisdiction_id="esteio", key="cmtt")
+    return councils.register_resolution(
+        actor=None,
+        council=cmtt,
+        number=number,
+        dated_on=dated_on,
+        subject="Recomenda a extinção da permissão por descumprimento contratual",
+        text="Comprovado o descumprimento, recomenda ao Prefeito a declaração da caducidade.",
+        reason="teste",
+        gate="permit.extinction",
+        favorable=favorable,
+    )

@@ -12,10 +12,11 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from lotacao.audit.models import AuditEvent
+from lotacao.councils.models import Resolution
 from lotacao.delegation import services
 from lotacao.delegation.models import Contract, Extinction, Inquiry
 from lotacao.permits.models import Permit
-from tests.delegation.conftest import TODAY, all_clauses
+from tests.delegation.conftest import TODAY, all_clauses, cmtt_resolution
 
 pytestmark = pytest.mark.django_db
 
@@ -87,8 +88,7 @@ def test_caducidade_with_due_process_ends_the_permit(
         actor=gestor,
         inquiry=inquiry,
         reasons="Faltas comprovadas; a defesa não as afasta.",
-        recommendation_number="Resolução CMTT nº 3/2026",
-        recommendation_on=_days(3),
+        recommendation=cmtt_resolution(_days(3)),
         decree_number="1.234",
         decree_on=_days(1),
     )
@@ -140,8 +140,7 @@ def test_no_decision_before_the_defense_deadline_ends_without_a_defense(
             actor=gestor,
             inquiry=inquiry,
             reasons="Faltas.",
-            recommendation_number="Resolução CMTT nº 3",
-            recommendation_on=_days(1),
+            recommendation=cmtt_resolution(_days(1)),
             decree_number="1",
             decree_on=TODAY(),
         )
@@ -160,8 +159,7 @@ def test_after_the_deadline_without_a_defense_the_decision_may_be_taken(
             actor=gestor,
             inquiry=inquiry,
             reasons="Faltas.",
-            recommendation_number="",
-            recommendation_on=None,
+            recommendation=None,
             decree_number="1",
             decree_on=TODAY(),
         )
@@ -170,8 +168,7 @@ def test_after_the_deadline_without_a_defense_the_decision_may_be_taken(
             actor=gestor,
             inquiry=inquiry,
             reasons="Faltas.",
-            recommendation_number="Resolução 1",
-            recommendation_on=_days(2),
+            recommendation=cmtt_resolution(_days(2), number=4),
             decree_number="",
             decree_on=None,
         )
@@ -179,8 +176,7 @@ def test_after_the_deadline_without_a_defense_the_decision_may_be_taken(
         actor=gestor,
         inquiry=inquiry,
         reasons="Faltas comprovadas; não houve defesa no prazo.",
-        recommendation_number="Resolução 1",
-        recommendation_on=_days(2),
+        recommendation=Resolution.objects.get(number=4),
         decree_number="77",
         decree_on=TODAY(),
     )
@@ -224,3 +220,25 @@ def test_the_caducidade_is_not_recorded_without_the_inquiry(contract: Any, gesto
                 actor=gestor, contract=contract, cause=cause, extinct_on=TODAY(), act="Decreto 1", reasons="R"
             )
     assert not Extinction.objects.exists()
+
+
+def test_the_cmtts_recommendation_must_be_favourable_and_after_the_opening(
+    contract: Any, gestor: Any, permit: Any, defense_days: None
+) -> None:
+    inquiry = _notified(contract, gestor, _days(40))
+    declare = {
+        "actor": gestor,
+        "inquiry": inquiry,
+        "reasons": "Faltas.",
+        "decree_number": "5",
+        "decree_on": TODAY(),
+    }
+    with pytest.raises(ValidationError, match="não foi favorável"):
+        services.declare_caducidade(
+            **declare, recommendation=cmtt_resolution(_days(2), number=8, favorable=False)
+        )
+    with pytest.raises(ValidationError, match="anterior à instauração do inquérito"):
+        services.declare_caducidade(**declare, recommendation=cmtt_resolution(_days(50), number=9))
+    inquiry.refresh_from_db()
+    assert inquiry.status == Inquiry.Status.NOTIFIED
+    assert Permit.objects.get(pk=permit.pk).status == Permit.Status.ACTIVE

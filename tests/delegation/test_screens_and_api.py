@@ -12,7 +12,7 @@ import pytest
 
 from lotacao.delegation.models import Contract, Inquiry
 from lotacao.permits.models import Permit
-from tests.delegation.conftest import TODAY, all_clauses
+from tests.delegation.conftest import TODAY, all_clauses, cmtt_resolution
 
 pytestmark = pytest.mark.django_db
 
@@ -61,6 +61,7 @@ def test_esteio_caducidade_through_the_screens(
     )
     assert answer.status_code == 302
     inquiry = Inquiry.objects.get()
+    resolution = cmtt_resolution(TODAY())
     url = f"/delegacao/inqueritos/{inquiry.pk}/"
     assert (
         client.post(url, {"acao": "notify", "notificado_em": _iso(0), "meio": "pessoal"}).status_code == 302
@@ -71,8 +72,7 @@ def test_esteio_caducidade_through_the_screens(
         {
             "acao": "declare",
             "razoes": "Faltas.",
-            "recomendacao": "Resolução CMTT 1",
-            "recomendacao_em": _iso(0),
+            "recomendacao": resolution.pk,
             "decreto": "9",
             "decreto_em": _iso(0),
         },
@@ -92,15 +92,14 @@ def test_esteio_caducidade_through_the_screens(
         {
             "acao": "declare",
             "razoes": "Faltas comprovadas.",
-            "recomendacao": "Resolução CMTT 1",
-            "recomendacao_em": _iso(0),
+            "recomendacao": resolution.pk,
             "decreto": "9",
             "decreto_em": _iso(0),
         },
     )
     assert done.status_code == 302
     page = client.get(url).content.decode()
-    assert "Caducidade declarada" in page and "Resolução CMTT 1" in page
+    assert "Caducidade declarada" in page and "Resolução nº 3/" in page
     assert Permit.objects.get(pk=permit.pk).status == Permit.Status.REVOKED
     contract_page = client.get(f"/delegacao/{contract.pk}/").content.decode()
     assert "Extinção" in contract_page and "prazo até" in contract_page

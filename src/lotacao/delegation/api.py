@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
+from lotacao.councils.models import Resolution
 from lotacao.delegation import permissions, services
 from lotacao.delegation.models import Contract, Extinction, Inquiry
 
@@ -86,8 +87,7 @@ class DefenseIn(Schema):
 class DecisionIn(Schema):
     decision: Literal["declare", "archive"]
     reasons: str
-    recommendation_number: str = ""
-    recommendation_on: dt.date | None = None
+    recommendation_id: int | None = None  # the CMTT's resolution (councils)
     decree_number: str = ""
     decree_on: dt.date | None = None
 
@@ -117,9 +117,7 @@ def _inquiry_out(row: Inquiry) -> InquiryOut:
 def _extinction_out(row: Extinction | None) -> ExtinctionOut | None:
     if row is None:
         return None
-    recommendation = (
-        f"{row.recommendation_number}, de {row.recommendation_on:%d/%m/%Y}" if row.recommendation_on else ""
-    )
+    recommendation = row.recommendation.citation if row.recommendation is not None else ""
     return ExtinctionOut(
         cause=row.cause,
         cause_label=row.get_cause_display(),
@@ -205,8 +203,9 @@ def decide_inquiry(request: HttpRequest, inquiry_id: int, payload: DecisionIn) -
             actor=request.user,
             inquiry=inquiry,
             reasons=payload.reasons,
-            recommendation_number=payload.recommendation_number,
-            recommendation_on=payload.recommendation_on,
+            recommendation=Resolution.objects.filter(
+                jurisdiction_id=inquiry.jurisdiction_id, pk=payload.recommendation_id or 0
+            ).first(),
             decree_number=payload.decree_number,
             decree_on=payload.decree_on,
         )

@@ -81,8 +81,14 @@ class Inquiry(TenantModel):
     defense_text = models.TextField("defesa", blank=True)
     decided_on = models.DateField("decidido em", null=True, blank=True)
     decision_reasons = models.TextField("razões da decisão", blank=True)
-    recommendation_number = models.CharField("recomendação do CMTT (número)", max_length=60, blank=True)
-    recommendation_on = models.DateField("recomendação do CMTT (data)", null=True, blank=True)
+    recommendation = models.ForeignKey(
+        "councils.Resolution",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="recomendação do CMTT",
+    )
     decree_number = models.CharField("decreto do Prefeito (número)", max_length=60, blank=True)
     decree_on = models.DateField("decreto do Prefeito (data)", null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -139,8 +145,14 @@ class Extinction(TenantModel):
     inquiry = models.OneToOneField(
         Inquiry, on_delete=models.PROTECT, null=True, blank=True, related_name="extinction"
     )
-    recommendation_number = models.CharField("recomendação do CMTT (número)", max_length=60, blank=True)
-    recommendation_on = models.DateField("recomendação do CMTT (data)", null=True, blank=True)
+    recommendation = models.ForeignKey(
+        "councils.Resolution",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="recomendação do CMTT",
+    )
     authorizing_law = models.CharField("lei autorizativa (encampação)", max_length=200, blank=True)
     indemnity_amount = models.DecimalField(
         "indenização (R$)", max_digits=14, decimal_places=2, null=True, blank=True

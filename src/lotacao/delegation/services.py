@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.formats import br_date, lower_first
+from lotacao.councils import gates
+from lotacao.councils.models import Resolution
 from lotacao.delegation import rules, states
 from lotacao.delegation.models import Contract, Extinction, Inquiry, Interruption, ReversibleAsset
 from lotacao.permits import services as permits
@@ -263,20 +265,18 @@ def _decision_ripe(inquiry: Inquiry, day: dt.date) -> None:
 
 
 def _check_recommendation(
-    code: str, recommendation_number: str, recommendation_on: dt.date | None, day: dt.date, opened_on: dt.date
-) -> tuple[str, dt.date]:
-    number = _text(
-        recommendation_number,
-        "Informe a recomendação do Conselho Municipal de Trânsito e Transporte (CMTT) que comprova o "
-        f"descumprimento e recomenda a extinção ({_law(code, 'art. 46, § 3º, a')}).",
+    code: str, recommendation: Resolution | None, day: dt.date, opened_on: dt.date
+) -> None:
+    """The CMTT recommends the extinction once the breach is proven (art. 46, § 3º, a): the
+    councils' gate checks the act (council, matter, date, favourable, not revoked)."""
+    gates.require(
+        code, "permit.extinction", day, recommendation, otherwise="O inquérito continua em andamento."
     )
-    if recommendation_on is None:
-        raise ValidationError("Informe a data da recomendação do CMTT.")
-    if recommendation_on > day or recommendation_on < opened_on:
+    if recommendation is not None and recommendation.dated_on < opened_on:
         raise ValidationError(
-            "A recomendação do CMTT precisa ser posterior à instauração do processo e não pode ser futura."
+            f"A {recommendation.citation} é anterior à instauração do inquérito "
+            f"({br_date(opened_on)}): a recomendação precisa examinar o processo."
         )
-    return number, recommendation_on
 
 
 @transaction.atomic
@@ -285,8 +285,7 @@ def declare_caducidade(
     actor: Any,
     inquiry: Inquiry,
     reasons: str,
-    recommendation_number: str,
-    recommendation_on: dt.date | None,
+    recommendation: Resolution | None,
     decree_number: str,
     decree_on: dt.date | None,
     on: dt.date | None = None,
@@ -299,13 +298,12 @@ def declare_caducidade(
     code = inquiry.jurisdiction_id
     _decision_ripe(inquiry, day)
     reasons = _text(reasons, "Informe as razões da decisão, com os fatos comprovados e a análise da defesa.")
-    rec_number, rec_on = _check_recommendation(
-        code, recommendation_number, recommendation_on, day, inquiry.opened_on
-    )
+    _check_recommendation(code, recommendation, day, inquiry.opened_on)
+    assert recommendation is not None
     decree = _text(
         decree_number, "Informe o decreto do Prefeito que declara a caducidade (art. 46, § 3º, a)."
     )
-    if decree_on is None or decree_on < rec_on or decree_on > day:
+    if decree_on is None or decree_on < recommendation.dated_on or decree_on > day:
         raise ValidationError(
             "A data do decreto precisa ser posterior à recomendação do CMTT e não pode ser futura."
         )
@@ -316,8 +314,7 @@ def declare_caducidade(
             "status": I.DECLARED,
             "decided_on": day,
             "decision_reasons": reasons,
-            "recommendation_number": rec_number,
-            "recommendation_on": rec_on,
+            "recommendation": recommendation,
             "decree_number": decree,
             "decree_on": decree_on,
         },
@@ -332,8 +329,7 @@ def declare_caducidade(
         act=f"Decreto nº {decree}, de {br_date(decree_on)}",
         reasons=reasons,
         inquiry=inquiry,
-        recommendation_number=rec_number,
-        recommendation_on=rec_on,
+        recommendation=recommendation,
         day=day,
     )
 
@@ -455,8 +451,7 @@ def _extinguish(
     reasons: str,
     day: dt.date,
     inquiry: Inquiry | None = None,
-    recommendation_number: str = "",
-    recommendation_on: dt.date | None = None,
+    recommendation: Resolution | None = None,
     authorizing_law: str = "",
     indemnity_amount: Decimal | None = None,
     indemnity_paid_on: dt.date | None = None,
@@ -475,8 +470,7 @@ def _extinguish(
             act=act,
             reasons=reasons,
             inquiry=inquiry,
-            recommendation_number=recommendation_number,
-            recommendation_on=recommendation_on,
+            recommendation=recommendation,
             authorizing_law=authorizing_law,
             indemnity_amount=indemnity_amount,
             indemnity_paid_on=indemnity_paid_on,

@@ -20,6 +20,8 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
+from lotacao.councils import gates
+from lotacao.councils.models import Resolution
 from lotacao.delegation import permissions, rules, services, states
 from lotacao.delegation.models import Contract, Extinction, Inquiry, ReversibleAsset
 from lotacao.permits.models import Permit
@@ -62,6 +64,13 @@ def money_from(raw: str, label: str) -> Decimal | None:
         return Decimal(raw)
     except InvalidOperation as error:
         raise ValidationError(f"Informe {label} em reais (ex.: 1.500,00).") from error
+
+
+def _resolution(code: str, raw: str) -> Resolution | None:
+    """The council's act chosen in the form (None: none chosen; the gate says what is missing)."""
+    if not (raw or "").strip().isdigit():
+        return None
+    return Resolution.objects.filter(jurisdiction_id=code, pk=int(raw)).select_related("council").first()
 
 
 def _must(value: dt.date | None) -> dt.date:
@@ -295,6 +304,10 @@ class InquiryDetail(LoginRequiredMixin, View):
                 "contract": inquiry.contract,
                 "citation": f"{rules.cited(inquiry.jurisdiction_id, 'art. 37')}; art. 46, § 3º",
                 "actions": states.inquiry_actions(inquiry, roles),
+                "gate": gates.explain(inquiry.jurisdiction_id, "permit.extinction"),
+                "resolutions": gates.valid_resolutions(
+                    inquiry.jurisdiction_id, "permit.extinction", timezone.localdate()
+                ),
                 "today": timezone.localdate(),
                 "events": history(inquiry)[:20],
                 "errors": errors,
@@ -333,10 +346,7 @@ class InquiryDetail(LoginRequiredMixin, View):
                     actor=request.user,
                     inquiry=inquiry,
                     reasons=data.get("razoes", ""),
-                    recommendation_number=data.get("recomendacao", ""),
-                    recommendation_on=date_from(
-                        data.get("recomendacao_em", ""), "a data da recomendação", False
-                    ),
+                    recommendation=_resolution(inquiry.jurisdiction_id, data.get("recomendacao", "")),
                     decree_number=data.get("decreto", ""),
                     decree_on=date_from(data.get("decreto_em", ""), "a data do decreto", required=False),
                 )
