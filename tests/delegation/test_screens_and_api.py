@@ -149,3 +149,10 @@ def test_the_api_walks_the_inquiry(
     assert archived.status_code == 200 and archived.json()["status"] == "archived"
     client.force_login(world.users["gestor.recife"])
     assert client.get(f"/api/delegation/contracts/{contract.pk}").status_code == 404
+
+
+def test_the_menu_offers_the_delegation_only_where_the_law_has_it(world: Any, client: Any) -> None:
+    client.force_login(world.users["gestor.esteio"])
+    assert 'href="/delegacao/"' in client.get("/").content.decode()
+    client.force_login(world.users["gestor.recife"])
+    assert 'href="/delegacao/"' not in client.get("/").content.decode()
