@@ -141,6 +141,7 @@ WORLD_EXTENSIONS = [
     "lotacao.duties.testing",
     "lotacao.ombudsman.testing",
     "lotacao.tenders.testing",
+    "lotacao.delegation.testing",
 ]
 
 

@@ -257,6 +257,30 @@ ACTIONS: dict[str, str] = {
     "tender_application.awarded": "inscrição contemplada na adjudicação",
     "tender_appeal.filed": "recurso contra a classificação",
     "tender_appeal.judged": "julgamento de recurso contra a classificação",
+    # Esteio's delegation: contract, interruption, caducidade inquiry, extinction, reversion
+    "delegation_contract.recorded": "registro do contrato de delegação com as cláusulas essenciais",
+    "delegation_contract.extinct": "extinção do contrato de delegação",
+    "delegation_interruption.recorded": "interrupção do serviço e suspensão imediata",
+    "delegation_inquiry.opened": "instauração do inquérito de caducidade",
+    "delegation_inquiry.notified": "notificação do inquérito de caducidade",
+    "delegation_inquiry.defended": "defesa no inquérito de caducidade",
+    "delegation_inquiry.declared": "declaração da caducidade",
+    "delegation_inquiry.archived": "arquivamento do inquérito de caducidade",
+    "delegation_extinction.recorded": "registro da extinção da delegação",
+    "delegation_extinction.indemnity_paid": "pagamento da indenização da extinção",
+    "delegation_asset.recorded": "registro de bem reversível",
+    "delegation_asset.returned": "reversão do bem ao Município",
+    # councils (issue 23, item 1): members, sessions, attendance, resolutions; art. 40 Recife
+    "council.registered": "cadastro de conselho ou comissão",
+    "member.appointed": "nomeação de membro de conselho",
+    "member.mandate_lost": "perda do mandato por faltas",
+    "member.mandate_ended": "encerramento de mandato de membro de conselho",
+    "member.promoted": "suplente assume a titularidade da cadeira",
+    "seat.vacated": "cadeira de conselho vaga",
+    "session.opened": "abertura de sessão de conselho",
+    "attendance.recorded": "registro de presença em sessão de conselho",
+    "resolution.registered": "registro de resolução ou parecer de conselho",
+    "resolution.revoked": "revogação de resolução ou parecer de conselho",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

@@ -1,5 +1,214 @@
-"""The delegation API, mounted by lotacao.api.main."""
+"""The delegation API, mounted by lotacao.api.main at /delegation (staff of the jurisdiction).
 
-from ninja import Router
+- `GET /delegation/contracts`, `GET /delegation/contracts/{id}`: contracts with their essential
+  clauses (the missing ones listed), term, inquiries and extinction (the indemnity's deadline);
+- `POST /delegation/contracts/{id}/inquiries`: open the caducidade inquiry (Esteio art. 37);
+- `POST /delegation/inquiries/{id}/notification`, `/defense`, `/decision`: its due process.
+Refusals are 422 problem details in Portuguese; a row outside the scope is a 404.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Router, Schema, Status
+from ninja.errors import HttpError
+
+from lotacao.councils.models import Resolution
+from lotacao.delegation import permissions, services
+from lotacao.delegation.models import Contract, Extinction, Inquiry
 
 router = Router(tags=["delegacao do servico"])
+
+
+class ExtinctionOut(Schema):
+    cause: str
+    cause_label: str
+    extinct_on: dt.date
+    act: str
+    recommendation: str
+    authorizing_law: str
+    indemnity_due: dt.date | None
+    indemnity_paid_on: dt.date | None
+    indemnity: str
+
+
+class InquiryOut(Schema):
+    id: int
+    number: str
+    status: str
+    status_label: str
+    opened_on: dt.date
+    opening_act: str
+    facts: str
+    notified_on: dt.date | None
+    defense_due: dt.date | None
+    defense_on: dt.date | None
+    decided_on: dt.date | None
+    decision_reasons: str
+
+
+class ContractOut(Schema):
+    id: int
+    number: str
+    permit_id: int
+    permit: str
+    signed_on: dt.date
+    starts_on: dt.date
+    ends_on: dt.date
+    term_citation: str
+    status: str
+    status_label: str
+    clauses: dict[str, str]
+    missing_clauses: list[str]
+    inquiries: list[InquiryOut]
+    extinction: ExtinctionOut | None
+
+
+class InquiryIn(Schema):
+    number: str
+    opening_act: str
+    facts: str
+
+
+class NotificationIn(Schema):
+    notified_on: dt.date
+    means: str
+
+
+class DefenseIn(Schema):
+    filed_on: dt.date
+    text: str
+
+
+class DecisionIn(Schema):
+    decision: Literal["declare", "archive"]
+    reasons: str
+    recommendation_id: int | None = None  # the CMTT's resolution (councils)
+    decree_number: str = ""
+    decree_on: dt.date | None = None
+
+
+def _roles(request: HttpRequest, code: str, roles: tuple[str, ...]) -> None:
+    if not permissions.roles_in(getattr(request, "access", None), code) & set(roles):
+        raise HttpError(403, "Seu perfil não permite esta ação.")
+
+
+def _inquiry_out(row: Inquiry) -> InquiryOut:
+    return InquiryOut(
+        id=row.pk,
+        number=row.number,
+        status=row.status,
+        status_label=row.get_status_display(),
+        opened_on=row.opened_on,
+        opening_act=row.opening_act,
+        facts=row.facts,
+        notified_on=row.notified_on,
+        defense_due=row.defense_due,
+        defense_on=row.defense_on,
+        decided_on=row.decided_on,
+        decision_reasons=row.decision_reasons,
+    )
+
+
+def _extinction_out(row: Extinction | None) -> ExtinctionOut | None:
+    if row is None:
+        return None
+    recommendation = row.recommendation.citation if row.recommendation is not None else ""
+    return ExtinctionOut(
+        cause=row.cause,
+        cause_label=row.get_cause_display(),
+        extinct_on=row.extinct_on,
+        act=row.act,
+        recommendation=recommendation,
+        authorizing_law=row.authorizing_law,
+        indemnity_due=row.indemnity_due,
+        indemnity_paid_on=row.indemnity_paid_on,
+        indemnity=services.indemnity_state(row),
+    )
+
+
+def _contract_out(row: Contract) -> ContractOut:
+    return ContractOut(
+        id=row.pk,
+        number=row.number,
+        permit_id=row.permit_id,
+        permit=str(row.permit),
+        signed_on=row.signed_on,
+        starts_on=row.starts_on,
+        ends_on=row.ends_on,
+        term_citation=row.term_citation,
+        status=row.status,
+        status_label=row.get_status_display(),
+        clauses={str(k): str(v) for k, v in row.clauses.items()},
+        missing_clauses=services.missing_clauses(row),
+        inquiries=[_inquiry_out(i) for i in Inquiry.objects.filter(contract=row)],
+        extinction=_extinction_out(Extinction.objects.filter(contract=row).first()),
+    )
+
+
+@router.get("/contracts", response=list[ContractOut])
+def list_contracts(request: HttpRequest) -> list[ContractOut]:
+    return [_contract_out(r) for r in Contract.objects.select_related("permit")[:200]]
+
+
+@router.get("/contracts/{contract_id}", response=ContractOut)
+def get_contract(request: HttpRequest, contract_id: int) -> ContractOut:
+    return _contract_out(get_object_or_404(Contract.objects.select_related("permit"), pk=contract_id))
+
+
+@router.post("/contracts/{contract_id}/inquiries", response={201: InquiryOut})
+def open_inquiry(request: HttpRequest, contract_id: int, payload: InquiryIn) -> tuple[int, InquiryOut]:
+    contract = get_object_or_404(Contract.objects.all(), pk=contract_id)
+    _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
+    row = services.open_inquiry(
+        actor=request.user,
+        contract=contract,
+        number=payload.number,
+        opening_act=payload.opening_act,
+        facts=payload.facts,
+    )
+    return Status(201, _inquiry_out(row))  # type: ignore[return-value]
+
+
+@router.post("/inquiries/{inquiry_id}/notification", response=InquiryOut)
+def notify_inquiry(request: HttpRequest, inquiry_id: int, payload: NotificationIn) -> InquiryOut:
+    inquiry = get_object_or_404(Inquiry.objects.all(), pk=inquiry_id)
+    _roles(request, inquiry.jurisdiction_id, permissions.RECORD_ROLES)
+    row = services.notify_inquiry(
+        actor=request.user, inquiry=inquiry, notified_on=payload.notified_on, means=payload.means
+    )
+    return _inquiry_out(row)
+
+
+@router.post("/inquiries/{inquiry_id}/defense", response=InquiryOut)
+def record_defense(request: HttpRequest, inquiry_id: int, payload: DefenseIn) -> InquiryOut:
+    inquiry = get_object_or_404(Inquiry.objects.all(), pk=inquiry_id)
+    _roles(request, inquiry.jurisdiction_id, permissions.RECORD_ROLES)
+    row = services.record_defense(
+        actor=request.user, inquiry=inquiry, filed_on=payload.filed_on, text=payload.text
+    )
+    return _inquiry_out(row)
+
+
+@router.post("/inquiries/{inquiry_id}/decision", response=InquiryOut)
+def decide_inquiry(request: HttpRequest, inquiry_id: int, payload: DecisionIn) -> InquiryOut:
+    inquiry = get_object_or_404(Inquiry.objects.all(), pk=inquiry_id)
+    _roles(request, inquiry.jurisdiction_id, permissions.DECIDE_ROLES)
+    if payload.decision == "declare":
+        services.declare_caducidade(
+            actor=request.user,
+            inquiry=inquiry,
+            reasons=payload.reasons,
+            recommendation=Resolution.objects.filter(
+                jurisdiction_id=inquiry.jurisdiction_id, pk=payload.recommendation_id or 0
+            ).first(),
+            decree_number=payload.decree_number,
+            decree_on=payload.decree_on,
+        )
+    else:
+        services.archive_inquiry(actor=request.user, inquiry=inquiry, reasons=payload.reasons)
+    return _inquiry_out(Inquiry.objects.get(pk=inquiry.pk))

@@ -15,11 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
 
 from lotacao.billing import permissions as billing_permissions
 from lotacao.chartering import permissions as chartering_permissions
 from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.vehicle_verdict import has_permits
+from lotacao.delegation import permissions as delegation_permissions
+from lotacao.delegation.rules import applies as delegation_applies
 from lotacao.documents import permissions as document_permissions
 from lotacao.duties import permissions as duties_permissions
 from lotacao.enforcement import permissions as enforcement_permissions
@@ -43,7 +46,7 @@ class Item:
     url_name: str
     roles: tuple[str, ...]
     group: str
-    regime: str | None = None  # "permits" or "chartering": shown only where the law has it
+    regime: str | None = None  # "permits", "chartering", "delegation": shown only where the law has it
     primary: bool = False  # the role's main action: a button on the home page too
 
 
@@ -133,6 +136,13 @@ STAFF_ITEMS: tuple[Item, ...] = (
         within(("ouvidor", "atendente", "gestor"), ombudsman_permissions.INTAKE_ROLES),
         "Ouvidoria",
     ),
+    Item(
+        "Delegação do serviço",
+        "delegation:list",
+        within(("gestor", "atendente"), delegation_permissions.VIEW_ROLES),
+        "Gestão",
+        regime="delegation",
+    ),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
     Item("Importar o cadastro existente", "onboarding:register", ("gestor",), "Gestão"),
 )
@@ -155,6 +165,8 @@ def _regimes(code: str) -> set[str]:
         found.add("permits")
     if regulates_chartering(code):
         found.add("chartering")
+    if delegation_applies(code, timezone.localdate()):
+        found.add("delegation")
     return found
 
 
