@@ -40,3 +40,25 @@ def vehicle_roster(vehicle: Vehicle, line: Line | None, on: dt.date) -> dict[str
         "today": [e for e in entries if e.serves(on)],
         "line": line,
     }
+
+
+def line_vehicles_and_drivers(line: Line, on: dt.date) -> tuple[list[Vehicle], list[tuple[Any, str]]]:
+    """The vehicles with a live permit on the line, and the people who may drive them (each
+    holder, each current auxiliary or relief driver), for the roster's row form."""
+    from lotacao.permits.models import Permit, PermitAgent
+
+    vehicles: list[Vehicle] = []
+    drivers: dict[int, tuple[Any, str]] = {}
+    permits = Permit.objects.filter(line=line, status__in=Permit.LIVE).select_related("vehicle", "holder__person")
+    for permit in permits:
+        if permit.vehicle is None or permit.effective_status(on) not in Permit.LIVE:
+            continue
+        vehicles.append(permit.vehicle)
+        plate = permit.vehicle.plate_display
+        if permit.holder.person is not None:
+            drivers[permit.holder.person.pk] = (permit.holder.person, f"{permit.holder.person.full_name} (permissionário, {plate})")
+        agents = PermitAgent.objects.filter(permit=permit, role__in=("auxiliary_driver", "relief_driver"))
+        for agent in agents.select_related("person"):
+            if agent.is_current(on) and not agent.is_suspended(on):
+                drivers.setdefault(agent.person.pk, (agent.person, f"{agent.person.full_name} ({agent.get_role_display().lower()}, {plate})"))
+    return vehicles, sorted(drivers.values(), key=lambda d: d[1])
