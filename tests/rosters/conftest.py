@@ -12,8 +12,13 @@ from django.utils import timezone
 
 from lotacao.core.sample_ids import sample_cpf
 
-NAMES = {"recife": "Recife", "esteio": "Esteio", "cabo": "Cabo de Santo Agostinho", "marica": "Maricá",
-         "pernambuco": "Pernambuco"}
+NAMES = {
+    "recife": "Recife",
+    "esteio": "Esteio",
+    "cabo": "Cabo de Santo Agostinho",
+    "marica": "Maricá",
+    "pernambuco": "Pernambuco",
+}
 _seq = [0]
 
 
@@ -37,8 +42,12 @@ def _person(j: Any, name: str) -> Any:
 
     _seq[0] += 1
     return services.create_person(
-        actor=None, jurisdiction=j, cpf=sample_cpf(400_000_000 + _seq[0]), full_name=name,
-        birth_date=dt.date(1980, 1, 1), reason="teste",
+        actor=None,
+        jurisdiction=j,
+        cpf=sample_cpf(400_000_000 + _seq[0]),
+        full_name=name,
+        birth_date=dt.date(1980, 1, 1),
+        reason="teste",
     )
 
 
@@ -62,13 +71,26 @@ def make_setup(code: str) -> Setup:
         user = User.objects.create_user(f"perm{n}-{i}.{code}", password="senha-de-teste-123")
         HolderAccount.objects.create(user=user, holder=holder)
         vehicle = services.create_vehicle(
-            actor=None, jurisdiction=j, plate=f"RS{chr(65 + n % 26)}{i}A{n % 100:02d}", manufacture_year=2021,
-            category="van", seats=16, doors=4, holder=holder, reason="teste",
+            actor=None,
+            jurisdiction=j,
+            plate=f"RS{chr(65 + n % 26)}{i}A{n % 100:02d}",
+            manufacture_year=2021,
+            category="van",
+            seats=16,
+            doors=4,
+            holder=holder,
+            reason="teste",
         )
         permit = Permit.objects.create(
-            jurisdiction=j, number=f"P-{n}-{i}", holder=holder, line=line, vehicle=vehicle,
-            status=Permit.Status.ACTIVE, applied_on=today - dt.timedelta(days=400),
-            granted_on=today - dt.timedelta(days=400), valid_until=today + dt.timedelta(days=365),
+            jurisdiction=j,
+            number=f"P-{n}-{i}",
+            holder=holder,
+            line=line,
+            vehicle=vehicle,
+            status=Permit.Status.ACTIVE,
+            applied_on=today - dt.timedelta(days=400),
+            granted_on=today - dt.timedelta(days=400),
+            valid_until=today + dt.timedelta(days=365),
             term_citation="teste",
         )
         holders.append(holder)
@@ -76,23 +98,41 @@ def make_setup(code: str) -> Setup:
         permits.append(permit)
     auxiliary = _person(j, f"Condutor auxiliar da linha {n}")
     PermitAgent.objects.create(
-        jurisdiction=j, permit=permits[0], person=auxiliary, role=PermitAgent.Role.AUXILIARY_DRIVER,
+        jurisdiction=j,
+        permit=permits[0],
+        person=auxiliary,
+        role=PermitAgent.Role.AUXILIARY_DRIVER,
         starts_on=today - dt.timedelta(days=300),
     )
     outsider = _person(j, f"Pessoa sem cadastro {n}")
     reps = {}
     for position in ("representative", "coordinator", "auxiliary"):
         reps[position] = LineRepresentative.objects.create(
-            jurisdiction=j, line=line, person=_person(j, f"{position} {n}"), position=position,
-            term_start=today - dt.timedelta(days=100), term_end=today + dt.timedelta(days=200),
+            jurisdiction=j,
+            line=line,
+            person=_person(j, f"{position} {n}"),
+            position=position,
+            term_start=today - dt.timedelta(days=100),
+            term_end=today + dt.timedelta(days=200),
         )
     staff = {}
     for role in (Role.MANAGER, Role.CLERK, Role.INSPECTOR):
         user = User.objects.create_user(f"{role.value}{n}.{code}", password="senha-de-teste-123")
         StaffMembership.objects.create(user=user, jurisdiction=j, role=role.value)
         staff[role] = user
-    return Setup(j, line, holders, vehicles, permits, auxiliary, outsider, reps,
-                 staff[Role.MANAGER], staff[Role.CLERK], staff[Role.INSPECTOR])
+    return Setup(
+        j,
+        line,
+        holders,
+        vehicles,
+        permits,
+        auxiliary,
+        outsider,
+        reps,
+        staff[Role.MANAGER],
+        staff[Role.CLERK],
+        staff[Role.INSPECTOR],
+    )
 
 
 @pytest.fixture

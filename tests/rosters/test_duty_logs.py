@@ -24,8 +24,12 @@ def p(*pairs: str) -> list[dict[str, str]]:
     return [{"start": a, "end": b} for a, b in (x.split("-") for x in pairs)]
 
 
-def log(s: Any, driver: Any, periods: list[dict[str, str]], when: dt.date | None = None, i: int = 0) -> DutyLog:
-    return services.record_duty_log(actor=s.atendente, vehicle=s.vehicles[i], driver=driver, day=when or day(), periods=periods)
+def log(
+    s: Any, driver: Any, periods: list[dict[str, str]], when: dt.date | None = None, i: int = 0
+) -> DutyLog:
+    return services.record_duty_log(
+        actor=s.atendente, vehicle=s.vehicles[i], driver=driver, day=when or day(), periods=periods
+    )
 
 
 def test_recife_holder_limits_and_no_catalogue_infraction(setup_for: Any) -> None:

@@ -21,14 +21,21 @@ TODAY = timezone.localdate
 
 def entry(s: Any, i: int = 0, driver: Any = None, weekdays: str = "12345") -> services.EntryData:
     return services.EntryData(
-        vehicle=s.vehicles[i], driver=driver or s.holders[i].person, weekdays=weekdays,
-        starts_at=dt.time(6), ends_at=dt.time(12), departures="06:00, 07:30, 09:00",
+        vehicle=s.vehicles[i],
+        driver=driver or s.holders[i].person,
+        weekdays=weekdays,
+        starts_at=dt.time(6),
+        ends_at=dt.time(12),
+        departures="06:00, 07:30, 09:00",
     )
 
 
 def draft(s: Any, starts: dt.date | None = None, ends: dt.date | None = None) -> Roster:
     return services.create_roster(
-        actor=s.atendente, line=s.line, starts_on=starts or TODAY(), ends_on=ends,
+        actor=s.atendente,
+        line=s.line,
+        starts_on=starts or TODAY(),
+        ends_on=ends,
         entries=[entry(s, 0), entry(s, 1), entry(s, 0, s.auxiliary, "67")],
     )
 
@@ -37,14 +44,18 @@ def test_recife_scenario_submit_approve_supersede(setup_for: Any) -> None:
     s = setup_for("recife")
     first = draft(s, TODAY() - dt.timedelta(days=10))
     assert first.citation.endswith("art. 6º, § 3º")
-    services.submit_roster(actor=s.atendente, roster=first, representative=s.representatives["representative"])
+    services.submit_roster(
+        actor=s.atendente, roster=first, representative=s.representatives["representative"]
+    )
     services.decide_roster(actor=s.gestor, roster=first, approve=True, reasons="Atende à OSO da linha")
     first.refresh_from_db()
     assert first.status == Roster.Status.APPROVED
     assert selectors.roster_in_force(s.line, TODAY()) == first
 
     second = draft(s, TODAY() + dt.timedelta(days=5))
-    services.submit_roster(actor=s.atendente, roster=second, representative=s.representatives["representative"])
+    services.submit_roster(
+        actor=s.atendente, roster=second, representative=s.representatives["representative"]
+    )
     services.decide_roster(actor=s.gestor, roster=second, approve=True, reasons="Nova OSO")
     first.refresh_from_db()
     assert first.status == Roster.Status.SUPERSEDED
@@ -53,18 +64,27 @@ def test_recife_scenario_submit_approve_supersede(setup_for: Any) -> None:
     assert selectors.roster_in_force(s.line, TODAY()) == first
     assert selectors.roster_in_force(s.line, TODAY() + dt.timedelta(days=6)) == second
     actions = set(AuditEvent.objects.filter(jurisdiction_id="recife").values_list("action", flat=True))
-    assert {"rosters.roster_created", "rosters.roster_submitted", "rosters.roster_approved",
-            "rosters.roster_superseded", "rosters.entry_added"} <= actions
+    assert {
+        "rosters.roster_created",
+        "rosters.roster_submitted",
+        "rosters.roster_approved",
+        "rosters.roster_superseded",
+        "rosters.entry_added",
+    } <= actions
 
 
 def test_recife_refuses_a_submitter_who_is_not_the_representative(setup_for: Any) -> None:
     s = setup_for("recife")
     roster = draft(s)
     with pytest.raises(ValidationError, match="representante da linha"):
-        services.submit_roster(actor=s.atendente, roster=roster, representative=s.representatives["coordinator"])
+        services.submit_roster(
+            actor=s.atendente, roster=roster, representative=s.representatives["coordinator"]
+        )
     other = setup_for("recife")
     with pytest.raises(ValidationError, match="não é representante da linha"):
-        services.submit_roster(actor=s.atendente, roster=roster, representative=other.representatives["representative"])
+        services.submit_roster(
+            actor=s.atendente, roster=roster, representative=other.representatives["representative"]
+        )
     rep = s.representatives["representative"]
     rep.term_end = TODAY() - dt.timedelta(days=1)
     rep.save()
@@ -79,11 +99,15 @@ def test_cabo_scenario_coordinator_submits_agency_refuses(setup_for: Any) -> Non
     roster = draft(s)
     assert roster.citation.endswith("art. 20")
     with pytest.raises(ValidationError, match="coordenador ou auxiliar"):
-        services.submit_roster(actor=s.atendente, roster=roster, representative=s.representatives["representative"])
+        services.submit_roster(
+            actor=s.atendente, roster=roster, representative=s.representatives["representative"]
+        )
     services.submit_roster(actor=s.atendente, roster=roster, representative=s.representatives["auxiliary"])
     with pytest.raises(ValidationError, match="razões"):
         services.decide_roster(actor=s.gestor, roster=roster, approve=False, reasons=" ")
-    services.decide_roster(actor=s.gestor, roster=roster, approve=False, reasons="Não cobre o horário de pico")
+    services.decide_roster(
+        actor=s.gestor, roster=roster, approve=False, reasons="Não cobre o horário de pico"
+    )
     roster.refresh_from_db()
     assert roster.status == Roster.Status.REFUSED
     assert roster.decision_reasons == "Não cobre o horário de pico"
@@ -105,7 +129,9 @@ def test_a_driver_not_registered_for_the_permit_is_refused(setup_for: Any) -> No
         services.add_entry(actor=s.atendente, roster=roster, data=entry(other, 0))
     assert roster.entries.count() == 0
     with pytest.raises(ValidationError, match="inclua ao menos"):
-        services.submit_roster(actor=s.atendente, roster=roster, representative=s.representatives["representative"])
+        services.submit_roster(
+            actor=s.atendente, roster=roster, representative=s.representatives["representative"]
+        )
 
 
 def test_overlapping_periods_are_refused(setup_for: Any) -> None:
@@ -138,7 +164,9 @@ def test_laws_without_the_roster_procedure_refuse_it(setup_for: Any, code: str) 
 def test_approval_rechecks_the_drivers(setup_for: Any) -> None:
     s = setup_for("recife")
     roster = draft(s)
-    services.submit_roster(actor=s.atendente, roster=roster, representative=s.representatives["representative"])
+    services.submit_roster(
+        actor=s.atendente, roster=roster, representative=s.representatives["representative"]
+    )
     agent = s.permits[0].agents.get()
     agent.ends_on = TODAY() - dt.timedelta(days=1)
     agent.save()

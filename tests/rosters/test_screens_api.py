@@ -19,10 +19,19 @@ pytestmark = pytest.mark.django_db
 
 def _approved(s: Any) -> Roster:
     roster = services.create_roster(
-        actor=s.atendente, line=s.line, starts_on=timezone.localdate() - dt.timedelta(days=3), ends_on=None,
-        entries=[services.EntryData(s.vehicles[0], s.holders[0].person, "1234567", dt.time(6), dt.time(12), "06:00, 07:30")],
+        actor=s.atendente,
+        line=s.line,
+        starts_on=timezone.localdate() - dt.timedelta(days=3),
+        ends_on=None,
+        entries=[
+            services.EntryData(
+                s.vehicles[0], s.holders[0].person, "1234567", dt.time(6), dt.time(12), "06:00, 07:30"
+            )
+        ],
     )
-    services.submit_roster(actor=s.atendente, roster=roster, representative=s.representatives["representative"])
+    services.submit_roster(
+        actor=s.atendente, roster=roster, representative=s.representatives["representative"]
+    )
     return services.decide_roster(actor=s.gestor, roster=roster, approve=True, reasons="ok")
 
 
@@ -30,21 +39,47 @@ def test_roster_screens_walk_recife(setup_for: Any, client: Any) -> None:
     s = setup_for("recife")
     client.force_login(s.atendente)
     assert "Escalas das linhas" in client.get(reverse("rosters:list")).content.decode()
-    response = client.post(reverse("rosters:create"), {"linha": s.line.pk, "inicio": timezone.localdate().isoformat()})
+    response = client.post(
+        reverse("rosters:create"), {"linha": s.line.pk, "inicio": timezone.localdate().isoformat()}
+    )
     assert response.status_code == 302
     roster = Roster.objects.get(line=s.line)
     url = reverse("rosters:detail", args=[roster.pk])
     page = client.get(url).content.decode()
     assert "Incluir veículo e condutor" in page and s.auxiliary.full_name in page
-    bad = client.post(url, {"acao": "entry", "veiculo": s.vehicles[1].pk, "condutor": s.auxiliary.pk,
-                            "dias": ["1", "2"], "inicio": "06:00", "fim": "12:00"})
+    bad = client.post(
+        url,
+        {
+            "acao": "entry",
+            "veiculo": s.vehicles[1].pk,
+            "condutor": s.auxiliary.pk,
+            "dias": ["1", "2"],
+            "inicio": "06:00",
+            "fim": "12:00",
+        },
+    )
     assert bad.status_code == 422 and "não é o permissionário nem condutor" in bad.content.decode()
-    ok = client.post(url, {"acao": "entry", "veiculo": s.vehicles[0].pk, "condutor": s.auxiliary.pk,
-                           "dias": ["6", "7"], "inicio": "06:00", "fim": "12:00", "partidas": "06:00"})
+    ok = client.post(
+        url,
+        {
+            "acao": "entry",
+            "veiculo": s.vehicles[0].pk,
+            "condutor": s.auxiliary.pk,
+            "dias": ["6", "7"],
+            "inicio": "06:00",
+            "fim": "12:00",
+            "partidas": "06:00",
+        },
+    )
     assert ok.status_code == 302
     refused = client.post(url, {"acao": "submit", "representante": s.representatives["coordinator"].pk})
     assert refused.status_code == 422 and "representante da linha" in refused.content.decode()
-    assert client.post(url, {"acao": "submit", "representante": s.representatives["representative"].pk}).status_code == 302
+    assert (
+        client.post(
+            url, {"acao": "submit", "representante": s.representatives["representative"].pk}
+        ).status_code
+        == 302
+    )
     # the atendente cannot decide
     assert client.post(url, {"acao": "approve", "razoes": "ok"}).status_code == 403
     client.force_login(s.gestor)
@@ -74,10 +109,18 @@ def test_an_excess_offers_the_notice_prefilled(setup_for: Any, client: Any) -> N
     s = setup_for("esteio")
     client.force_login(s.atendente)
     day = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
-    response = client.post(reverse("rosters:duty_log_create"), {
-        "placa": s.vehicles[0].plate, "cpf": s.auxiliary.cpf, "dia": day,
-        "inicio0": "05:00", "fim0": "11:00", "inicio1": "12:00", "fim1": "17:00",
-    })
+    response = client.post(
+        reverse("rosters:duty_log_create"),
+        {
+            "placa": s.vehicles[0].plate,
+            "cpf": s.auxiliary.cpf,
+            "dia": day,
+            "inicio0": "05:00",
+            "fim0": "11:00",
+            "inicio1": "12:00",
+            "fim1": "17:00",
+        },
+    )
     assert response.status_code == 302
     log = DutyLog.objects.get(driver=s.auxiliary)
     page = client.get(reverse("rosters:duty_log", args=[log.pk])).content.decode()
@@ -99,10 +142,25 @@ def test_duty_log_form_refuses_bad_input(setup_for: Any, client: Any) -> None:
     url = reverse("rosters:duty_log_create")
     day = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
     for data, words in (
-        ({"placa": "ZZZ9Z99", "cpf": s.auxiliary.cpf, "dia": day, "inicio0": "06:00", "fim0": "07:00"}, "não é de um veículo"),
-        ({"placa": s.vehicles[0].plate, "cpf": "123", "dia": day, "inicio0": "06:00", "fim0": "07:00"}, "CPF"),
+        (
+            {"placa": "ZZZ9Z99", "cpf": s.auxiliary.cpf, "dia": day, "inicio0": "06:00", "fim0": "07:00"},
+            "não é de um veículo",
+        ),
+        (
+            {"placa": s.vehicles[0].plate, "cpf": "123", "dia": day, "inicio0": "06:00", "fim0": "07:00"},
+            "CPF",
+        ),
         ({"placa": s.vehicles[0].plate, "cpf": s.auxiliary.cpf, "dia": day}, "Informe ao menos um período"),
-        ({"placa": s.vehicles[0].plate, "cpf": s.auxiliary.cpf, "dia": day, "inicio0": "08:00", "fim0": "07:00"}, "termina antes"),
+        (
+            {
+                "placa": s.vehicles[0].plate,
+                "cpf": s.auxiliary.cpf,
+                "dia": day,
+                "inicio0": "08:00",
+                "fim0": "07:00",
+            },
+            "termina antes",
+        ),
     ):
         response = client.post(url, data)
         assert response.status_code == 422 and words in response.content.decode(), words
@@ -116,22 +174,49 @@ def test_api(setup_for: Any, client: Any) -> None:
     body = client.get("/api/rosters/in-force", {"plate": s.vehicles[0].plate}).json()
     assert body["roster"]["id"] == roster.pk and body["scheduled_today"] is True
     assert client.get("/api/rosters/rosters").status_code == 200
-    response = client.post("/api/rosters/duty-logs", {"plate": s.vehicles[0].plate, "cpf": s.holders[0].person.cpf,
-                           "day": timezone.localdate().isoformat(), "periods": [{"start": "06:00", "end": "13:00"}]},
-                           content_type="application/json")
+    response = client.post(
+        "/api/rosters/duty-logs",
+        {
+            "plate": s.vehicles[0].plate,
+            "cpf": s.holders[0].person.cpf,
+            "day": timezone.localdate().isoformat(),
+            "periods": [{"start": "06:00", "end": "13:00"}],
+        },
+        content_type="application/json",
+    )
     assert response.status_code == 403
     client.force_login(s.atendente)
-    response = client.post("/api/rosters/duty-logs", {"plate": s.vehicles[0].plate, "cpf": s.holders[0].person.cpf,
-                           "day": timezone.localdate().isoformat(), "periods": [{"start": "06:00", "end": "13:00"}]},
-                           content_type="application/json")
+    response = client.post(
+        "/api/rosters/duty-logs",
+        {
+            "plate": s.vehicles[0].plate,
+            "cpf": s.holders[0].person.cpf,
+            "day": timezone.localdate().isoformat(),
+            "periods": [{"start": "06:00", "end": "13:00"}],
+        },
+        content_type="application/json",
+    )
     assert response.status_code == 201, response.content
     assert [v["rule"] for v in response.json()["violations"]] == ["max_continuous"]
-    bad = client.post("/api/rosters/duty-logs", {"plate": s.vehicles[0].plate, "cpf": s.auxiliary.cpf,
-                      "day": timezone.localdate().isoformat(), "periods": [{"start": "6", "end": "13:00"}]},
-                      content_type="application/json")
+    bad = client.post(
+        "/api/rosters/duty-logs",
+        {
+            "plate": s.vehicles[0].plate,
+            "cpf": s.auxiliary.cpf,
+            "day": timezone.localdate().isoformat(),
+            "periods": [{"start": "6", "end": "13:00"}],
+        },
+        content_type="application/json",
+    )
     assert bad.status_code == 422 and "HH:MM" in bad.json()["detail"]
-    assert client.post(f"/api/rosters/rosters/{roster.pk}/decision", {"approve": True, "reasons": "x"},
-                       content_type="application/json").status_code == 403
+    assert (
+        client.post(
+            f"/api/rosters/rosters/{roster.pk}/decision",
+            {"approve": True, "reasons": "x"},
+            content_type="application/json",
+        ).status_code
+        == 403
+    )
     # a holder sees only their own duty logs
     from lotacao.accounts.models import HolderAccount
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import pairwise
 from typing import Any
 
 from lotacao.law.context import Context, get, get_choice, get_int
@@ -71,7 +72,9 @@ def _minutes(value: Any, field: str) -> int:
 def read_periods(case: Mapping[str, Any]) -> list[tuple[int, int]]:
     raw = get(case, "periods")
     if not isinstance(raw, list) or not raw:
-        raise CaseError("invalid_periods", "Informe ao menos um período de condução (início e fim).", "periods")
+        raise CaseError(
+            "invalid_periods", "Informe ao menos um período de condução (início e fim).", "periods"
+        )
     periods = []
     for i, item in enumerate(raw):
         if not isinstance(item, Mapping) or set(item) != {"start", "end"}:
@@ -79,11 +82,13 @@ def read_periods(case: Mapping[str, Any]) -> list[tuple[int, int]]:
         start, end = _minutes(item["start"], f"periods.{i}.start"), _minutes(item["end"], f"periods.{i}.end")
         if end <= start:
             raise CaseError(
-                "invalid_periods", f"O período {i + 1} termina antes de começar ou no mesmo horário.", f"periods.{i}"
+                "invalid_periods",
+                f"O período {i + 1} termina antes de começar ou no mesmo horário.",
+                f"periods.{i}",
             )
         periods.append((start, end))
     periods.sort()
-    for (_, end), (start, _) in zip(periods, periods[1:], strict=False):
+    for (_, end), (start, _) in pairwise(periods):
         if start < end:
             raise CaseError("invalid_periods", "Os períodos de condução se sobrepõem.", "periods")
     return periods
@@ -118,7 +123,7 @@ def evaluate(pack: Pack, case: Mapping[str, Any], ctx: Context) -> dict[str, Any
     violations: list[dict[str, str]] = []
     text: list[str] = []
     driving = sum(end - start for start, end in periods)
-    gaps = [(end, start) for (_, end), (start, _) in zip(periods, periods[1:], strict=False)]
+    gaps = [(end, start) for (_, end), (start, _) in pairwise(periods)]
     text.append(f"Condução de {hours_pt(driving)} no dia, em {plural(len(periods), 'período')}.")
 
     bound = driver in (_value(ctx, "workday.drivers", undefined) or DRIVERS)
@@ -181,7 +186,9 @@ def _longest_run(periods: list[tuple[int, int]], minimum_break: int) -> int:
     return longest
 
 
-def _daily(ctx: Context, driving: int, violations: list[dict[str, str]], text: list[str], undefined: list[str]) -> None:
+def _daily(
+    ctx: Context, driving: int, violations: list[dict[str, str]], text: list[str], undefined: list[str]
+) -> None:
     limit = _value(ctx, "workday.max_daily_minutes", undefined)
     if limit is None:
         return
@@ -242,7 +249,9 @@ def _weekly_rest(
         return
     entry = ctx.entry("workday.weekly_rest_days")
     if week > 7 - int(rest):
-        message = f"{plural(week, 'dia')} de condução em sete, sem o repouso semanal de {plural(int(rest), 'dia')}."
+        message = (
+            f"{plural(week, 'dia')} de condução em sete, sem o repouso semanal de {plural(int(rest), 'dia')}."
+        )
         violations.append({"rule": "weekly_rest", "message": message, "citation": entry.citation})
         text.append(f"{message[:-1]} ({entry.cite}).")
 
@@ -259,6 +268,11 @@ def _suggested(
         infraction = pack.infractions.get(code)
         if rule in rules and infraction is not None:
             out.append(
-                {"code": code, "rule": rule, "description": infraction.description, "citation": infraction.citation}
+                {
+                    "code": code,
+                    "rule": rule,
+                    "description": infraction.description,
+                    "citation": infraction.citation,
+                }
             )
     return out

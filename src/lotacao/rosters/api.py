@@ -141,7 +141,9 @@ def _log_out(log: DutyLog) -> DutyLogOut:
         periods=[PeriodIn(**p) for p in log.periods],
         driving_minutes=log.driving_minutes,
         within_limits=log.within_limits,
-        violations=[ViolationOut(**{k: v[k] for k in ("rule", "message", "citation")}) for v in log.violations],
+        violations=[
+            ViolationOut(**{k: v[k] for k in ("rule", "message", "citation")}) for v in log.violations
+        ],
         suggested_infractions=[
             InfractionOut(code=i["code"], description=i["description"], citation=i["citation"])
             for i in log.suggested_infractions
@@ -167,15 +169,21 @@ def rosters_list(request: HttpRequest) -> list[RosterOut]:
 @router.get("/rosters/{roster_id}", response=RosterOut, operation_id="rosters_detail")
 def rosters_detail(request: HttpRequest, roster_id: int) -> RosterOut:
     _staff(request, permissions.VIEW_ROLES)
-    return _roster_out(get_object_or_404(Roster.objects.select_related("line", "submitted_by__person"), pk=roster_id))
+    return _roster_out(
+        get_object_or_404(Roster.objects.select_related("line", "submitted_by__person"), pk=roster_id)
+    )
 
 
 @router.post("/rosters/{roster_id}/decision", response=RosterOut, operation_id="rosters_decide")
 def rosters_decide(request: HttpRequest, roster_id: int, payload: DecisionIn) -> RosterOut:
     roster = get_object_or_404(Roster.objects.select_related("line"), pk=roster_id)
-    if not permissions.allowed(getattr(request, "access", None), roster.jurisdiction_id, permissions.DECIDE_ROLES):
+    if not permissions.allowed(
+        getattr(request, "access", None), roster.jurisdiction_id, permissions.DECIDE_ROLES
+    ):
         raise HttpError(403, "Só o gestor aprova ou recusa a escala.")
-    services.decide_roster(actor=request.user, roster=roster, approve=payload.approve, reasons=payload.reasons)
+    services.decide_roster(
+        actor=request.user, roster=roster, approve=payload.approve, reasons=payload.reasons
+    )
     roster.refresh_from_db()
     return _roster_out(roster)
 
@@ -215,7 +223,9 @@ def rosters_record_duty_log(request: HttpRequest, payload: DutyLogIn) -> tuple[i
     vehicle = Vehicle.objects.filter(plate=clean, jurisdiction_id__in=codes).first()
     if vehicle is None:
         raise ValidationError(f"A placa {clean or payload.plate} não é de um veículo cadastrado.")
-    driver = Person.objects.filter(cpf=normalize_cpf(payload.cpf), jurisdiction_id=vehicle.jurisdiction_id).first()
+    driver = Person.objects.filter(
+        cpf=normalize_cpf(payload.cpf), jurisdiction_id=vehicle.jurisdiction_id
+    ).first()
     if driver is None:
         raise ValidationError("O CPF informado não é de uma pessoa cadastrada.")
     log = services.record_duty_log(

@@ -64,7 +64,12 @@ class Roster(TenantModel):
     )
     decision_reasons = models.TextField("razões da decisão", blank=True)
     superseded_by = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name="substituída por"
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="substituída por",
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -99,9 +104,15 @@ class Roster(TenantModel):
 
 
 class RosterEntry(TenantModel):
-    roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="entries", verbose_name="escala")
-    vehicle = models.ForeignKey(Vehicle, on_delete=models.PROTECT, related_name="roster_entries", verbose_name="veículo")
-    driver = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="roster_entries", verbose_name="condutor")
+    roster = models.ForeignKey(
+        Roster, on_delete=models.CASCADE, related_name="entries", verbose_name="escala"
+    )
+    vehicle = models.ForeignKey(
+        Vehicle, on_delete=models.PROTECT, related_name="roster_entries", verbose_name="veículo"
+    )
+    driver = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="roster_entries", verbose_name="condutor"
+    )
     weekdays = models.CharField("dias da semana", max_length=7)  # "12345": segunda a sexta
     starts_at = models.TimeField("início")
     ends_at = models.TimeField("fim")
@@ -143,9 +154,15 @@ class DutyLog(TenantModel):
         AUXILIARY_DRIVER = "auxiliary_driver", "Condutor auxiliar"
         RELIEF_DRIVER = "relief_driver", "Condutor eventual"
 
-    holder = models.ForeignKey(Holder, on_delete=models.PROTECT, related_name="duty_logs", verbose_name="permissionário")
-    vehicle = models.ForeignKey(Vehicle, on_delete=models.PROTECT, related_name="duty_logs", verbose_name="veículo")
-    driver = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="duty_logs", verbose_name="condutor")
+    holder = models.ForeignKey(
+        Holder, on_delete=models.PROTECT, related_name="duty_logs", verbose_name="permissionário"
+    )
+    vehicle = models.ForeignKey(
+        Vehicle, on_delete=models.PROTECT, related_name="duty_logs", verbose_name="veículo"
+    )
+    driver = models.ForeignKey(
+        Person, on_delete=models.PROTECT, related_name="duty_logs", verbose_name="condutor"
+    )
     role = models.CharField("condutor como", max_length=20, choices=Role.choices)
     day = models.DateField("dia")
     periods = models.JSONField("períodos de condução", default=list)  # [{"start": "06:00", "end": "10:00"}]
@@ -167,7 +184,9 @@ class DutyLog(TenantModel):
         verbose_name = "jornada do condutor"
         verbose_name_plural = "jornadas dos condutores"
         constraints = [
-            models.UniqueConstraint(fields=["driver", "vehicle", "day"], name="one_duty_log_per_driver_vehicle_day")
+            models.UniqueConstraint(
+                fields=["driver", "vehicle", "day"], name="one_duty_log_per_driver_vehicle_day"
+            )
         ]
 
     def __str__(self) -> str:

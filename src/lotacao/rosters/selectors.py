@@ -49,16 +49,24 @@ def line_vehicles_and_drivers(line: Line, on: dt.date) -> tuple[list[Vehicle], l
 
     vehicles: list[Vehicle] = []
     drivers: dict[int, tuple[Any, str]] = {}
-    permits = Permit.objects.filter(line=line, status__in=Permit.LIVE).select_related("vehicle", "holder__person")
+    permits = Permit.objects.filter(line=line, status__in=Permit.LIVE).select_related(
+        "vehicle", "holder__person"
+    )
     for permit in permits:
         if permit.vehicle is None or permit.effective_status(on) not in Permit.LIVE:
             continue
         vehicles.append(permit.vehicle)
         plate = permit.vehicle.plate_display
         if permit.holder.person is not None:
-            drivers[permit.holder.person.pk] = (permit.holder.person, f"{permit.holder.person.full_name} (permissionário, {plate})")
+            drivers[permit.holder.person.pk] = (
+                permit.holder.person,
+                f"{permit.holder.person.full_name} (permissionário, {plate})",
+            )
         agents = PermitAgent.objects.filter(permit=permit, role__in=("auxiliary_driver", "relief_driver"))
         for agent in agents.select_related("person"):
             if agent.is_current(on) and not agent.is_suspended(on):
-                drivers.setdefault(agent.person.pk, (agent.person, f"{agent.person.full_name} ({agent.get_role_display().lower()}, {plate})"))
+                drivers.setdefault(
+                    agent.person.pk,
+                    (agent.person, f"{agent.person.full_name} ({agent.get_role_display().lower()}, {plate})"),
+                )
     return vehicles, sorted(drivers.values(), key=lambda d: d[1])

@@ -27,7 +27,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from lotacao.audit.services import Actor, create_audited, record, snapshot, update_audited
+from lotacao.audit.services import create_audited, record, snapshot, update_audited
 from lotacao.core.formats import br_date
 from lotacao.core.law import LawError
 from lotacao.law.errors import CaseError
@@ -48,7 +48,8 @@ def live_permit(vehicle: Vehicle, on: dt.date) -> Permit | None:
     """The vehicle's permit in force on `on` (active or suspended, within its term)."""
     for permit in Permit.objects.filter(vehicle=vehicle, status__in=Permit.LIVE).select_related("holder"):
         if permit.effective_status(on) in Permit.LIVE:
-            return permit
+            found: Permit = permit
+            return found
     return None
 
 
@@ -97,7 +98,9 @@ def _check_entry(line: Line, data: EntryData, on: dt.date) -> None:
 
 def overlap_refusal(roster: Roster) -> str:
     """Why the roster's period collides with another of its line ("" when it does not)."""
-    others = Roster.objects.filter(line=roster.line, status__in=(S.SUBMITTED, S.APPROVED)).exclude(pk=roster.pk)
+    others = Roster.objects.filter(line=roster.line, status__in=(S.SUBMITTED, S.APPROVED)).exclude(
+        pk=roster.pk
+    )
     for other in others:
         if not _overlaps(roster, other):
             continue
@@ -110,7 +113,8 @@ def overlap_refusal(roster: Roster) -> str:
         ends_later = roster.ends_on is None or (other.ends_on is not None and roster.ends_on >= other.ends_on)
         if not (starts_later and ends_later):
             return (
-                f"o período se sobrepõe à escala aprovada {other.period_display}; uma escala nova começa depois "
+                f"o período se sobrepõe à escala aprovada {other.period_display}; "
+                "uma escala nova começa depois "
                 "do início da que está em vigor e vai até o fim dela ou além"
             )
     return ""
@@ -124,7 +128,7 @@ def _overlaps(a: Roster, b: Roster) -> bool:
 @transaction.atomic
 def create_roster(
     *,
-    actor: Actor,
+    actor: Any,
     line: Line,
     starts_on: dt.date,
     ends_on: dt.date | None,
@@ -135,7 +139,8 @@ def create_roster(
     positions, citation = rules.submitters(code, starts_on)
     if not positions:
         raise ValidationError(
-            f"A {rules.law_name(code)} não prevê escalas operacionais submetidas pelos representantes da linha."
+            f"A {rules.law_name(code)} não prevê escalas operacionais submetidas "
+            "pelos representantes da linha."
         )
     if ends_on is not None and ends_on < starts_on:
         raise ValidationError("O fim da vigência deve ser igual ou posterior ao início.")
@@ -148,16 +153,20 @@ def create_roster(
         citation=citation,
         created_by=actor if getattr(actor, "pk", None) else None,
     )
-    create_audited(actor=actor, instance=roster, reason="Escala da linha em elaboração", action="rosters.roster_created")
+    create_audited(
+        actor=actor, instance=roster, reason="Escala da linha em elaboração", action="rosters.roster_created"
+    )
     for data in entries or []:
         add_entry(actor=actor, roster=roster, data=data)
     return roster
 
 
 @transaction.atomic
-def add_entry(*, actor: Actor, roster: Roster, data: EntryData) -> RosterEntry:
+def add_entry(*, actor: Any, roster: Roster, data: EntryData) -> RosterEntry:
     if roster.status not in states.EDITABLE:
-        raise ValidationError(f"Não é possível alterar a escala: a escala {states.STATUS_PHRASES[S(roster.status)]}.")
+        raise ValidationError(
+            f"Não é possível alterar a escala: a escala {states.STATUS_PHRASES[S(roster.status)]}."
+        )
     _check_entry(roster.line, data, roster.starts_on)
     entry = RosterEntry(
         jurisdiction_id=roster.jurisdiction_id,
@@ -169,22 +178,33 @@ def add_entry(*, actor: Actor, roster: Roster, data: EntryData) -> RosterEntry:
         ends_at=data.ends_at,
         departures=data.departures.strip(),
     )
-    return create_audited(actor=actor, instance=entry, reason="Linha incluída na escala", action="rosters.entry_added")
+    return create_audited(
+        actor=actor, instance=entry, reason="Linha incluída na escala", action="rosters.entry_added"
+    )
 
 
 @transaction.atomic
-def remove_entry(*, actor: Actor, entry: RosterEntry) -> None:
+def remove_entry(*, actor: Any, entry: RosterEntry) -> None:
     roster = entry.roster
     if roster.status not in states.EDITABLE:
-        raise ValidationError(f"Não é possível alterar a escala: a escala {states.STATUS_PHRASES[S(roster.status)]}.")
-    record(actor=actor, action="rosters.entry_removed", instance=entry, reason="Linha retirada da escala", before=snapshot(entry))
+        raise ValidationError(
+            f"Não é possível alterar a escala: a escala {states.STATUS_PHRASES[S(roster.status)]}."
+        )
+    record(
+        actor=actor,
+        action="rosters.entry_removed",
+        instance=entry,
+        reason="Linha retirada da escala",
+        before=snapshot(entry),
+    )
     entry.delete()
 
 
 def _representative_refusal(roster: Roster, representative: LineRepresentative, on: dt.date) -> str:
     positions, citation = rules.submitters(roster.jurisdiction_id, on)
     if not positions:
-        return f"a {rules.law_name(roster.jurisdiction_id)} não prevê escalas submetidas pelos representantes da linha"
+        law = rules.law_name(roster.jurisdiction_id)
+        return f"a {law} não prevê escalas submetidas pelos representantes da linha"
     if representative.line_id != roster.line_id:
         return f"{representative.person.full_name} não é representante da linha {roster.line.code}"
     if representative.position not in positions:
@@ -193,14 +213,18 @@ def _representative_refusal(roster: Roster, representative: LineRepresentative, 
             f"{representative.person.full_name} é {representative.position_label.lower()}"
         )
     ended = representative.ended_on is not None and representative.ended_on <= on
-    out = representative.term_start > on or (representative.term_end is not None and representative.term_end < on)
+    out = representative.term_start > on or (
+        representative.term_end is not None and representative.term_end < on
+    )
     if ended or out:
         return f"o mandato de {representative.person.full_name} não está em curso em {br_date(on)}"
     return ""
 
 
 @transaction.atomic
-def submit_roster(*, actor: Actor, roster: Roster, representative: LineRepresentative, on: dt.date | None = None) -> Roster:
+def submit_roster(
+    *, actor: Any, roster: Roster, representative: LineRepresentative, on: dt.date | None = None
+) -> Roster:
     roster = Roster.objects.select_for_update().get(pk=roster.pk)
     states.require(roster, "submit")
     on = on or timezone.localdate()
@@ -210,11 +234,16 @@ def submit_roster(*, actor: Actor, roster: Roster, representative: LineRepresent
     if not roster.entries.exists():
         raise ValidationError("Não é possível submeter a escala: inclua ao menos um veículo e condutor.")
     for entry in roster.entries.select_related("vehicle", "driver"):
-        _check_entry(roster.line, EntryData(entry.vehicle, entry.driver, entry.weekdays, entry.starts_at, entry.ends_at), roster.starts_on)
+        _check_entry(
+            roster.line,
+            EntryData(entry.vehicle, entry.driver, entry.weekdays, entry.starts_at, entry.ends_at),
+            roster.starts_on,
+        )
     why = overlap_refusal(roster)
     if why:
         raise ValidationError(f"Não é possível submeter a escala: {why}.")
-    reason = f"Escala submetida por {representative.person.full_name} ({representative.position_label.lower()}; {roster.citation})"
+    who = f"{representative.person.full_name} ({representative.position_label.lower()}; {roster.citation})"
+    reason = f"Escala submetida por {who}"
     return update_audited(
         actor=actor,
         instance=roster,
@@ -225,7 +254,9 @@ def submit_roster(*, actor: Actor, roster: Roster, representative: LineRepresent
 
 
 @transaction.atomic
-def decide_roster(*, actor: Actor, roster: Roster, approve: bool, reasons: str, on: dt.date | None = None) -> Roster:
+def decide_roster(
+    *, actor: Any, roster: Roster, approve: bool, reasons: str, on: dt.date | None = None
+) -> Roster:
     roster = Roster.objects.select_for_update().get(pk=roster.pk)
     states.require(roster, "approve" if approve else "refuse")
     reasons = (reasons or "").strip()
@@ -238,7 +269,11 @@ def decide_roster(*, actor: Actor, roster: Roster, approve: bool, reasons: str, 
             raise ValidationError(f"Não é possível aprovar a escala: {why}.")
         for entry in roster.entries.select_related("vehicle", "driver"):
             try:
-                _check_entry(roster.line, EntryData(entry.vehicle, entry.driver, entry.weekdays, entry.starts_at, entry.ends_at), roster.starts_on)
+                _check_entry(
+                    roster.line,
+                    EntryData(entry.vehicle, entry.driver, entry.weekdays, entry.starts_at, entry.ends_at),
+                    roster.starts_on,
+                )
             except ValidationError as error:
                 raise ValidationError(f"Não é possível aprovar a escala: {error.messages[0]}") from error
         _supersede_previous(actor, roster)
@@ -258,8 +293,10 @@ def decide_roster(*, actor: Actor, roster: Roster, approve: bool, reasons: str, 
     )
 
 
-def _supersede_previous(actor: Actor, roster: Roster) -> None:
-    for other in Roster.objects.select_for_update().filter(line=roster.line, status=S.APPROVED).exclude(pk=roster.pk):
+def _supersede_previous(actor: Any, roster: Roster) -> None:
+    for other in (
+        Roster.objects.select_for_update().filter(line=roster.line, status=S.APPROVED).exclude(pk=roster.pk)
+    ):
         if not _overlaps(roster, other):
             continue
         states.require(other, "supersede")
@@ -290,7 +327,9 @@ def _periods(raw: list[dict[str, str]]) -> list[dict[str, str]]:
 def _week_count(driver: Person, day: dt.date, exclude: int | None) -> int:
     start = day - dt.timedelta(days=6)
     days = set(
-        DutyLog.objects.filter(driver=driver, day__gte=start, day__lte=day).exclude(pk=exclude).values_list("day", flat=True)
+        DutyLog.objects.filter(driver=driver, day__gte=start, day__lte=day)
+        .exclude(pk=exclude)
+        .values_list("day", flat=True)
     )
     days.add(day)
     return len(days)
@@ -326,14 +365,16 @@ def _verdict(log: DutyLog) -> dict[str, Any]:
 
 @transaction.atomic
 def record_duty_log(
-    *, actor: Actor, vehicle: Vehicle, driver: Person, day: dt.date, periods: list[dict[str, str]]
+    *, actor: Any, vehicle: Vehicle, driver: Person, day: dt.date, periods: list[dict[str, str]]
 ) -> DutyLog:
     """One driver's day on a vehicle, checked against the law's limits."""
     if day > timezone.localdate():
         raise ValidationError("A jornada registrada é de um dia que já começou: a data não pode ser futura.")
     permit = live_permit(vehicle, day)
     if permit is None:
-        raise ValidationError(f"O veículo {vehicle.plate_display} não tem permissão em vigor em {br_date(day)}.")
+        raise ValidationError(
+            f"O veículo {vehicle.plate_display} não tem permissão em vigor em {br_date(day)}."
+        )
     role = driver_role(permit, driver, day)
     if role is None:
         raise ValidationError(
@@ -361,7 +402,7 @@ def record_duty_log(
     return log
 
 
-def _recheck_vehicle_day(actor: Actor, log: DutyLog) -> None:
+def _recheck_vehicle_day(actor: Any, log: DutyLog) -> None:
     """The holder's own log changes the verdict of the others on that vehicle and day."""
     for other in DutyLog.objects.filter(vehicle=log.vehicle, day=log.day).exclude(pk=log.pk):
         update_audited(

@@ -38,7 +38,9 @@ TRANSITIONS: tuple[Transition, ...] = (
     Transition("submit", "Submeter ao órgão", "submeter a escala", CLERKS, (S.DRAFT,), S.SUBMITTED),
     Transition("approve", "Aprovar", "aprovar a escala", DECIDERS, (S.SUBMITTED,), S.APPROVED),
     Transition("refuse", "Recusar", "recusar a escala", DECIDERS, (S.SUBMITTED,), S.REFUSED),
-    Transition("supersede", "Substituir", "substituir a escala", SYSTEM, (S.APPROVED,), S.SUPERSEDED, button=False),
+    Transition(
+        "supersede", "Substituir", "substituir a escala", SYSTEM, (S.APPROVED,), S.SUPERSEDED, button=False
+    ),
 )
 BY_NAME = {t.name: t for t in TRANSITIONS}
 EDITABLE = (S.DRAFT,)

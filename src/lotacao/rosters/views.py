@@ -84,7 +84,8 @@ class RosterList(LoginRequiredMixin, View):
                 {
                     "law": rules.law_name(code),
                     "text": (
-                        f"Escalas submetidas pelo {rules.submitters_words(positions)} da linha e aprovadas pelo órgão ({citation})."
+                        f"Escalas submetidas pelo {rules.submitters_words(positions)} da linha e "
+                        f"aprovadas pelo órgão ({citation})."
                         if positions
                         else "A lei não prevê escalas submetidas pelos representantes da linha."
                     ),
@@ -138,7 +139,9 @@ class RosterCreate(LoginRequiredMixin, View):
                 notes=data.get("observacoes", "").strip(),
             )
         except ValidationError as error:
-            return render(request, "rosters/roster_form.html", self._context(request, error.messages, data), status=422)
+            return render(
+                request, "rosters/roster_form.html", self._context(request, error.messages, data), status=422
+            )
         messages.success(request, "Escala criada: inclua os veículos e condutores.")
         return HttpResponseRedirect(reverse("rosters:detail", args=[roster.pk]))
 
@@ -146,15 +149,23 @@ class RosterCreate(LoginRequiredMixin, View):
 class RosterDetail(LoginRequiredMixin, View):
     model = Roster
 
-    def _render(self, request: HttpRequest, roster: Roster, errors: list[str], status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, roster: Roster, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         access = _access(request)
         code = roster.jurisdiction_id
         roles = {r for r in permissions.RECORD_ROLES if permissions.allowed(access, code, (r,))}
         editable = roster.status in states.EDITABLE and bool(roles)
         today = timezone.localdate()
-        vehicles, drivers = selectors.line_vehicles_and_drivers(roster.line, max(today, roster.starts_on)) if editable else ([], [])
+        vehicles, drivers = (
+            selectors.line_vehicles_and_drivers(roster.line, max(today, roster.starts_on))
+            if editable
+            else ([], [])
+        )
         positions, citation = rules.submitters(code, roster.starts_on)
-        representatives = LineRepresentative.objects.filter(line=roster.line, position__in=positions).select_related("person")
+        representatives = LineRepresentative.objects.filter(
+            line=roster.line, position__in=positions
+        ).select_related("person")
         return render(
             request,
             "rosters/detail.html",
@@ -169,7 +180,11 @@ class RosterDetail(LoginRequiredMixin, View):
                 "representatives": representatives,
                 "submitters": rules.submitters_words(positions),
                 "submitters_citation": citation,
-                "actions": states.actions(roster, roles | ({"gestor"} if permissions.allowed(access, code, permissions.DECIDE_ROLES) else set())),
+                "actions": states.actions(
+                    roster,
+                    roles
+                    | ({"gestor"} if permissions.allowed(access, code, permissions.DECIDE_ROLES) else set()),
+                ),
                 "events": history(roster)[:30],
                 "errors": errors,
             },
@@ -177,7 +192,9 @@ class RosterDetail(LoginRequiredMixin, View):
         )
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        roster = get_object_or_404(Roster.objects.select_related("line", "submitted_by__person", "superseded_by"), pk=pk)
+        roster = get_object_or_404(
+            Roster.objects.select_related("line", "submitted_by__person", "superseded_by"), pk=pk
+        )
         return self._render(request, roster, [])
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -193,13 +210,22 @@ class RosterDetail(LoginRequiredMixin, View):
                 services.add_entry(actor=request.user, roster=roster, data=self._entry(roster, data))
                 done = "Veículo e condutor incluídos na escala."
             elif action == "submit":
-                rep = LineRepresentative.objects.filter(pk=int(data.get("representante") or 0)).select_related("person").first()
+                rep = (
+                    LineRepresentative.objects.filter(pk=int(data.get("representante") or 0))
+                    .select_related("person")
+                    .first()
+                )
                 if rep is None:
                     raise ValidationError("Escolha quem submete a escala.")
                 services.submit_roster(actor=request.user, roster=roster, representative=rep)
                 done = "Escala submetida ao órgão."
             elif action in ("approve", "refuse"):
-                services.decide_roster(actor=request.user, roster=roster, approve=action == "approve", reasons=data.get("razoes", ""))
+                services.decide_roster(
+                    actor=request.user,
+                    roster=roster,
+                    approve=action == "approve",
+                    reasons=data.get("razoes", ""),
+                )
                 done = "Escala aprovada." if action == "approve" else "Escala recusada."
             else:
                 raise ValidationError("Ação desconhecida.")
@@ -210,8 +236,12 @@ class RosterDetail(LoginRequiredMixin, View):
         return HttpResponseRedirect(reverse("rosters:detail", args=[roster.pk]))
 
     def _entry(self, roster: Roster, data: Any) -> services.EntryData:
-        vehicle = Vehicle.objects.filter(pk=int(data.get("veiculo") or 0), jurisdiction_id=roster.jurisdiction_id).first()
-        driver = Person.objects.filter(pk=int(data.get("condutor") or 0), jurisdiction_id=roster.jurisdiction_id).first()
+        vehicle = Vehicle.objects.filter(
+            pk=int(data.get("veiculo") or 0), jurisdiction_id=roster.jurisdiction_id
+        ).first()
+        driver = Person.objects.filter(
+            pk=int(data.get("condutor") or 0), jurisdiction_id=roster.jurisdiction_id
+        ).first()
         if vehicle is None:
             raise ValidationError("Escolha o veículo.")
         if driver is None:
@@ -230,7 +260,9 @@ class EntryRemove(LoginRequiredMixin, View):
     model = RosterEntry
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        entry = get_object_or_404(RosterEntry.objects.select_related("roster__line", "vehicle", "driver"), pk=pk)
+        entry = get_object_or_404(
+            RosterEntry.objects.select_related("roster__line", "vehicle", "driver"), pk=pk
+        )
         return render(request, "rosters/entry_remove.html", {"title": "Retirar da escala", "entry": entry})
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -285,7 +317,10 @@ class DutyLogList(LoginRequiredMixin, View):
 
 class DutyLogCreate(LoginRequiredMixin, View):
     def _context(self, request: HttpRequest, errors: list[str], data: Any) -> dict[str, Any]:
-        rows = [(data.get(f"inicio{i}", ""), data.get(f"fim{i}", "")) if data else ("", "") for i in range(PERIOD_FIELDS)]
+        rows = [
+            (data.get(f"inicio{i}", ""), data.get(f"fim{i}", "")) if data else ("", "")
+            for i in range(PERIOD_FIELDS)
+        ]
         return {
             "title": "Registrar jornada do condutor",
             "errors": errors,
@@ -318,9 +353,16 @@ class DutyLogCreate(LoginRequiredMixin, View):
                 start, end = data.get(f"inicio{i}", "").strip(), data.get(f"fim{i}", "").strip()
                 if start or end:
                     periods.append({"start": start, "end": end})
-            log = services.record_duty_log(actor=request.user, vehicle=vehicle, driver=driver, day=day, periods=periods)
+            log = services.record_duty_log(
+                actor=request.user, vehicle=vehicle, driver=driver, day=day, periods=periods
+            )
         except ValidationError as error:
-            return render(request, "rosters/duty_log_form.html", self._context(request, error.messages, data), status=422)
+            return render(
+                request,
+                "rosters/duty_log_form.html",
+                self._context(request, error.messages, data),
+                status=422,
+            )
         messages.success(request, "Jornada registrada.")
         return HttpResponseRedirect(reverse("rosters:duty_log", args=[log.pk]))
 
