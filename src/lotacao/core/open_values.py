@@ -91,6 +91,8 @@ BLOCKS: dict[str, str] = {
     "foram informadas",
     "fare.reserved_seats": "sem o número, as páginas das linhas não informam os lugares reservados",
     "gtfs.contact_email": "sem o endereço, o GTFS e o catálogo de dados abertos saem sem contato",
+    "workday.max_daily_minutes": "sem a jornada máxima diária, as jornadas registradas não são conferidas "
+    "pelo limite e nenhum excesso é apontado",
 }
 
 
