@@ -224,3 +224,40 @@ def test_api(setup_for: Any, client: Any) -> None:
     assert client.get("/api/rosters/duty-logs").json() == []
     client.force_login(HolderAccount.objects.get(holder=s.holders[0]).user)
     assert len(client.get("/api/rosters/duty-logs").json()) == 1
+
+
+def test_a_holder_records_and_sees_only_their_own_duty_logs(setup_for: Any, client: Any) -> None:
+    from lotacao.accounts.models import HolderAccount
+
+    s = setup_for("recife")
+    day = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
+    client.force_login(HolderAccount.objects.get(holder=s.holders[0]).user)
+    other = client.post(
+        reverse("rosters:duty_log_create"),
+        {
+            "placa": s.vehicles[1].plate,
+            "cpf": s.holders[1].person.cpf,
+            "dia": day,
+            "inicio0": "06:00",
+            "fim0": "10:00",
+        },
+    )
+    assert other.status_code == 422 and "em seu nome" in other.content.decode()
+    own = client.post(
+        reverse("rosters:duty_log_create"),
+        {
+            "placa": s.vehicles[0].plate,
+            "cpf": s.auxiliary.cpf,
+            "dia": day,
+            "inicio0": "06:00",
+            "fim0": "10:00",
+        },
+    )
+    assert own.status_code == 302
+    log = DutyLog.objects.get(driver=s.auxiliary)
+    assert client.get(reverse("rosters:duty_log", args=[log.pk])).status_code == 200
+    assert "Lavrar auto" not in client.get(reverse("rosters:duty_log", args=[log.pk])).content.decode()
+    client.force_login(HolderAccount.objects.get(holder=s.holders[1]).user)
+    assert client.get(reverse("rosters:duty_log", args=[log.pk])).status_code == 404
+    assert s.auxiliary.full_name not in client.get(reverse("rosters:duty_logs")).content.decode()
+    assert client.get(reverse("rosters:list")).status_code == 403  # rosters are the agency's

@@ -59,7 +59,7 @@ def _roster(jurisdiction: Jurisdiction, today: dt.date) -> None:
     representative = LineRepresentative.unscoped.create(
         jurisdiction=jurisdiction,
         line=line,
-        person=on_line[0].holder.person,
+        person=on_line[0].holder.person,  # type: ignore[misc]
         position=positions[0],
         term_start=today - dt.timedelta(days=60),
         term_end=today + dt.timedelta(days=300),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from lotacao.core.formats import lower_first
 from lotacao.core.law import entry, evaluate_case, pack_for
 from lotacao.law.errors import CaseError
 from lotacao.registry.models import POSITION_LABELS
@@ -33,7 +34,7 @@ def submitters(code: str, on: dt.date) -> tuple[list[str], str]:
 
 
 def submitters_words(positions: list[str]) -> str:
-    labels = [POSITION_LABELS.get(p, p).lower() for p in positions]
+    labels = [lower_first(POSITION_LABELS.get(p, p)) for p in positions]
     return " ou ".join(labels)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from lotacao.core.formats import lower_first
 from lotacao.registry.models import Line, Vehicle
 from lotacao.rosters.models import Roster, RosterEntry
 
@@ -67,6 +68,9 @@ def line_vehicles_and_drivers(line: Line, on: dt.date) -> tuple[list[Vehicle], l
             if agent.is_current(on) and not agent.is_suspended(on):
                 drivers.setdefault(
                     agent.person.pk,
-                    (agent.person, f"{agent.person.full_name} ({agent.get_role_display().lower()}, {plate})"),
+                    (
+                        agent.person,
+                        f"{agent.person.full_name} ({lower_first(agent.get_role_display())}, {plate})",
+                    ),
                 )
     return vehicles, sorted(drivers.values(), key=lambda d: d[1])

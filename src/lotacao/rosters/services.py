@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, snapshot, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.law import LawError
 from lotacao.law.errors import CaseError
 from lotacao.law.workday import read_periods
@@ -210,7 +210,7 @@ def _representative_refusal(roster: Roster, representative: LineRepresentative, 
     if representative.position not in positions:
         return (
             f"quem submete a escala é o {rules.submitters_words(positions)} da linha ({citation}), e "
-            f"{representative.person.full_name} é {representative.position_label.lower()}"
+            f"{representative.person.full_name} é {lower_first(representative.position_label)}"
         )
     ended = representative.ended_on is not None and representative.ended_on <= on
     out = representative.term_start > on or (
@@ -242,7 +242,9 @@ def submit_roster(
     why = overlap_refusal(roster)
     if why:
         raise ValidationError(f"Não é possível submeter a escala: {why}.")
-    who = f"{representative.person.full_name} ({representative.position_label.lower()}; {roster.citation})"
+    who = (
+        f"{representative.person.full_name} ({lower_first(representative.position_label)}; {roster.citation})"
+    )
     reason = f"Escala submetida por {who}"
     return update_audited(
         actor=actor,
@@ -325,10 +327,11 @@ def _periods(raw: list[dict[str, str]]) -> list[dict[str, str]]:
 
 
 def _week_count(driver: Person, day: dt.date, exclude: int | None) -> int:
+    """Days the driver drove in the seven ending on `day` (this one included)."""
     start = day - dt.timedelta(days=6)
     days = set(
-        DutyLog.objects.filter(driver=driver, day__gte=start, day__lte=day)
-        .exclude(pk=exclude)
+        DutyLog.unscoped.filter(driver=driver, day__gte=start, day__lte=day)
+        .exclude(pk=exclude or 0)
         .values_list("day", flat=True)
     )
     days.add(day)

@@ -6,12 +6,14 @@ prefilled. Rows come through the scoped managers: a row outside the user's scope
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -53,10 +55,13 @@ def _date(raw: str, label: str, *, required: bool = True) -> dt.date | None:
     raw = (raw or "").strip()
     if not raw and not required:
         return None
+    if re.fullmatch(r"\d{2}/\d{2}/\d{4}", raw):
+        raw = "-".join(reversed(raw.split("/")))
     try:
         return dt.date.fromisoformat(raw)
-    except ValueError as error:
-        raise ValidationError(f"Informe {label} (dd/mm/aaaa).") from error
+    except ValueError:
+        pass
+    raise ValidationError(f"Informe {label} (dd/mm/aaaa).")
 
 
 def _time(raw: str, label: str) -> dt.time:
@@ -310,7 +315,7 @@ class DutyLogList(LoginRequiredMixin, View):
             {
                 "title": "Jornadas dos condutores",
                 "rows": rows[:300],
-                "can_record": bool(_codes(request, permissions.RECORD_ROLES)),
+                "can_record": holder is not None or bool(_codes(request, permissions.RECORD_ROLES)),
             },
         )
 
@@ -329,23 +334,44 @@ class DutyLogCreate(LoginRequiredMixin, View):
             "today": timezone.localdate(),
         }
 
+    def _check(self, request: HttpRequest) -> None:
+        if _own_holder(request) is None:
+            _require_staff(request, permissions.RECORD_ROLES)
+
     def get(self, request: HttpRequest) -> HttpResponse:
-        _require_staff(request, permissions.RECORD_ROLES)
+        self._check(request)
         return render(request, "rosters/duty_log_form.html", self._context(request, [], {}))
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        _require_staff(request, permissions.RECORD_ROLES)
+        self._check(request)
         data = request.POST
-        codes = _codes(request, permissions.RECORD_ROLES)
+        holder = _own_holder(request)
         try:
             plate = clean_plate(data.get("placa", ""))
-            vehicle = Vehicle.objects.filter(plate=plate, jurisdiction_id__in=codes).first()
+            if holder is not None:  # the holder's portal: their own vehicles only
+                vehicle = Vehicle.objects.filter(plate=plate, holder=holder).first()
+            else:
+                codes = _codes(request, permissions.RECORD_ROLES)
+                vehicle = Vehicle.objects.filter(plate=plate, jurisdiction_id__in=codes).first()
             if vehicle is None:
-                raise ValidationError(f"A placa {plate or '(em branco)'} não é de um veículo cadastrado.")
+                raise ValidationError(
+                    f"A placa {plate or '(em branco)'} não é de um veículo cadastrado"
+                    + (" em seu nome." if holder is not None else ".")
+                )
             cpf = normalize_cpf(data.get("cpf", ""))
-            driver = Person.objects.filter(cpf=cpf, jurisdiction_id=vehicle.jurisdiction_id).first()
-            if driver is None:
-                raise ValidationError("O CPF informado não é de uma pessoa cadastrada.")
+            if holder is not None:  # the holder themself or one of their own permits' agents
+                driver = (
+                    Person.unscoped.filter(cpf=cpf, jurisdiction_id=vehicle.jurisdiction_id)
+                    .filter(Q(holder_records=holder) | Q(agent_roles__permit__holder=holder))
+                    .distinct()
+                    .first()
+                )
+                if driver is None:
+                    raise ValidationError("O CPF informado não é seu nem de um preposto das suas permissões.")
+            else:
+                driver = Person.objects.filter(cpf=cpf, jurisdiction_id=vehicle.jurisdiction_id).first()
+                if driver is None:
+                    raise ValidationError("O CPF informado não é de uma pessoa cadastrada.")
             day = _date(data.get("dia", ""), "o dia da jornada")
             assert day is not None
             periods = []
