@@ -142,6 +142,7 @@ WORLD_EXTENSIONS = [
     "lotacao.ombudsman.testing",
     "lotacao.tenders.testing",
     "lotacao.delegation.testing",
+    "lotacao.rosters.testing",
 ]
 
 

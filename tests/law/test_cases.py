@@ -16,7 +16,7 @@ from law_expect import plain, problems
 from lotacao.law.evaluate import evaluate_case
 from lotacao.law.packs import PACKS_DIR, available_packs, get_pack
 
-KINDS = ("deadline", "fee", "quota", "fleet", "vehicle")
+KINDS = ("deadline", "fee", "quota", "fleet", "vehicle", "workday")
 
 
 def _load() -> list[Any]:

@@ -281,6 +281,16 @@ ACTIONS: dict[str, str] = {
     "attendance.recorded": "registro de presença em sessão de conselho",
     "resolution.registered": "registro de resolução ou parecer de conselho",
     "resolution.revoked": "revogação de resolução ou parecer de conselho",
+    # rosters and duty logs (lotacao.rosters)
+    "rosters.roster_created": "elaboração de escala da linha",
+    "rosters.entry_added": "inclusão de veículo e condutor na escala",
+    "rosters.entry_removed": "retirada de veículo e condutor da escala",
+    "rosters.roster_submitted": "submissão da escala da linha ao órgão",
+    "rosters.roster_approved": "aprovação da escala da linha",
+    "rosters.roster_refused": "recusa da escala da linha",
+    "rosters.roster_superseded": "escala substituída pela aprovação da seguinte",
+    "rosters.duty_logged": "registro de jornada do condutor",
+    "rosters.duty_rechecked": "nova conferência da jornada do condutor",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

@@ -93,6 +93,8 @@ BLOCKS: dict[str, str] = {
     "gtfs.contact_email": "sem o endereço, o GTFS e o catálogo de dados abertos saem sem contato",
     "deadline.caducidade_defense": "sem o prazo de defesa, a notificação do inquérito de caducidade não "
     "pode ser registrada e a caducidade não pode ser declarada",
+    "workday.max_daily_minutes": "sem a jornada máxima diária, as jornadas registradas não são conferidas "
+    "pelo limite e nenhum excesso é apontado",
 }
 
 

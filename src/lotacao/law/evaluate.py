@@ -20,7 +20,7 @@ from lotacao.law.errors import CaseError, PackError
 from lotacao.law.packs import Pack, available_packs, get_pack
 from lotacao.law.words import lower_first
 
-KINDS = ("penalty", "deadline", "vehicle", "fee", "quota", "fleet")
+KINDS = ("penalty", "deadline", "vehicle", "fee", "quota", "fleet", "workday")
 COMMON_FIELDS = frozenset({"jurisdiction", "kind", "date", "extra_holidays"})
 
 _MODULES: dict[str, ModuleType] = {}

@@ -145,6 +145,13 @@ STAFF_ITEMS: tuple[Item, ...] = (
     ),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
     Item("Importar o cadastro existente", "onboarding:register", ("gestor",), "Gestão"),
+    Item(
+        "Escalas e jornadas",
+        "rosters:list",
+        ("gestor", "atendente", "fiscal"),
+        "Atendimento",
+        regime="permits",
+    ),
 )
 
 ALL_NAMES = {item.url_name for item in STAFF_ITEMS}

@@ -36,6 +36,7 @@ from lotacao.enforcement.notices.forms import NoticeForm
 from lotacao.enforcement.notices.street import street_rules
 from lotacao.enforcement.reading import base_fine_words, charge_words, describe_penalty, infraction_day
 from lotacao.enforcement.templatetags.enforcement_measures import measure_label
+from lotacao.rosters.selectors import vehicle_roster
 
 FORM_ENDPOINT = "infraction-notices.form"
 SERVICE_WORKER = Path(__file__).resolve().parent.parent / "static" / "enforcement" / "notice-sw.js"
@@ -109,6 +110,7 @@ def plate_check(plate: str, code: str) -> dict[str, Any] | None:
         record["line"] = line
         record["vehicle"] = vehicle
         record["authorizations"] = authorizations_in_force(vehicle, today)
+        record["roster"] = vehicle_roster(vehicle, line, today)
     return check
 
 
