@@ -239,6 +239,8 @@ ACTIONS: dict[str, str] = {
     "seal.imported": "importação de selo do cadastro existente",
     "enforcement.notice_imported": "importação de auto de infração do cadastro existente",
     "charge.imported": "importação de débito do cadastro existente",
+    "enforcement.vote_cast": "voto de membro de órgão julgador registrado",
+    "enforcement.vote_changed": "voto de membro de órgão julgador alterado antes da decisão",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

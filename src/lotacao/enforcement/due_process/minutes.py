@@ -20,7 +20,16 @@ from lotacao.core.law import pack_for
 from lotacao.enforcement.due_process.procedure import body_rules, short_cites
 from lotacao.enforcement.due_process.stage import in_force_penalty
 from lotacao.enforcement.models import AgendaItem, BodyMember, Decision, InfractionNotice, Session, Vote
+from lotacao.enforcement.due_process.votes import MERITS, late_words
+from lotacao.enforcement.due_process.votes import result as vote_result
 from lotacao.enforcement.reading import br, describe_penalty
+
+# The merits vote that makes each outcome (a vote for another is a dissent: "voto vencido").
+CHOICE_OF_OUTCOME = {
+    "upheld": Vote.Choice.UPHOLD,
+    "annulled": Vote.Choice.ANNUL,
+    "changed": Vote.Choice.CHANGE,
+}
 
 
 @dataclass
@@ -30,6 +39,8 @@ class VoteLine:
     choice: str
     reasons: str
     tie_break: bool
+    # "voto vencido" (a merits vote the result went against); judged after the law's deadline.
+    marks: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -126,7 +137,14 @@ def _item_line(position: int, item: AgendaItem | None, decision: Decision | None
         line.tally = tally_words(decision)
     if item is not None:
         labels = dict(Vote.Choice.choices)
+        won = CHOICE_OF_OUTCOME.get(decision.outcome) if decision is not None else None
+        late = late_words(filing)
         for vote in item.votes.select_related("member").order_by("member__role", "member__name"):
+            marks = []
+            if won and vote.choice in MERITS and vote.choice != won:
+                marks.append("voto vencido")
+            if vote.late and late:
+                marks.append(f"votou {late}")
             line.votes.append(
                 VoteLine(
                     member=vote.member.name,
@@ -134,10 +152,14 @@ def _item_line(position: int, item: AgendaItem | None, decision: Decision | None
                     choice=labels.get(vote.choice, vote.choice),
                     reasons=vote.reasons.strip(),
                     tie_break=vote.tie_break,
+                    marks=marks,
                 )
             )
     if not line.result:
         line.result = "Em diligência" if line.diligence else "Não julgado nesta sessão (permanece em pauta)"
+        if item is not None and line.votes and not line.diligence:
+            why = vote_result(item).refusal
+            line.result += f": {why}" if why else ""
     return line
 
 
