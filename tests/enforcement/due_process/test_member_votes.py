@@ -84,7 +84,7 @@ def test_esteio_majority_with_a_dissent_and_its_reasons_in_the_minutes(world: An
 def test_esteio_tie_is_broken_by_the_president_only(world: Any) -> None:
     c = _esteio(world)
     president, ana, bia, caio, davi = c["members"]
-    with pytest.raises(ValidationError, match="só vota para desempatar .*faltam os votos de Ana"):
+    with pytest.raises(ValidationError, match=r"só vota para desempatar .*faltam os votos de Ana"):
         _vote(c["item"], president, "annul")
     _vote(c["item"], ana, "uphold")
     _vote(c["item"], bia, "annul")
@@ -177,7 +177,7 @@ def test_recife_cdtc_tie_has_no_casting_vote_and_a_majority_decides(world: Any) 
     ana, bruno, carla, dora = c["members"]
     for member, choice in [(ana, "uphold"), (bruno, "annul"), (carla, "uphold"), (dora, "annul")]:
         _vote(c["item"], member, choice)
-    with pytest.raises(ValidationError, match="Empate: a lei não dá voto de desempate .*art. 39"):
+    with pytest.raises(ValidationError, match=r"Empate: a lei não dá voto de desempate .*art. 39"):
         _decide(c, outcome="upheld")
     _vote(c["item"], dora, "impeded", "Atuou no processo como fiscal.")
     decision = _decide(c, outcome="annulled")
@@ -200,3 +200,79 @@ def test_recife_votes_after_the_judging_deadline_are_marked_late(world: Any) -> 
     assert {m.name for m in votes.late_voters(decision)} == {"Ana", "Bruno", "Carla", "Dora"}
     text = minutes.generate(actor=None, session=c["session"]).minutes
     assert "Voto de Carla (Membro, voto vencido, votou depois do prazo de julgamento, 02/07/2025" in text
+
+
+def test_the_session_page_takes_each_members_vote_and_shows_the_result(world: Any, client: Any) -> None:
+    c = _esteio(world, present=4)
+    president, ana, bia, caio, davi = c["members"]
+    client.force_login(world.users["comissao.esteio"])
+    url = c["session"].get_absolute_url()
+    page = client.get(url).content.decode()
+    assert f'id="ballot-{c["item"].pk}-{ana.pk}"' in page and "Impedimento declarado" in page
+    assert "Presidente (Presidente, só em empate)" in page
+    item = c["item"].pk
+
+    def vote(member: Any, choice: str, reasons: str = "Razões.") -> Any:
+        data = {
+            "action": "vote",
+            "item": item,
+            "member": member.pk,
+            "choice": choice,
+            "vote_reasons": reasons,
+        }
+        return client.post(url, data)
+
+    refused = vote(davi, "uphold")
+    assert refused.status_code == 422 and "Davi não está presente nesta sessão" in refused.content.decode()
+    refused = vote(ana, "uphold", "")
+    assert refused.status_code == 422 and "Registre as razões do voto de Ana" in refused.content.decode()
+    assert vote(ana, "uphold").status_code == 302
+    assert vote(bia, "annul").status_code == 302
+    page = client.get(url).content.decode()
+    assert "Resultado pelos votos:" in page and "Falta o voto de Caio" in page
+    judged = client.post(url, {"action": "judge", "item": item, "reasons": "R"})
+    assert judged.status_code == 422 and "Falta o voto de Caio" in judged.content.decode()
+    assert vote(caio, "uphold").status_code == 302
+    page = client.get(url).content.decode()
+    assert (
+        "Resultado pelos votos: Manter a penalidade (Manter a penalidade: 2; Acolher (anular o auto): 1)"
+        in page
+    )
+    judged = client.post(url, {"action": "judge", "item": item, "reasons": "Infração comprovada."})
+    assert judged.status_code == 302
+    assert Decision.objects.get(filing=c["filing"]).outcome == Decision.Outcome.UPHELD
+    pdf_html = minutes.pdf_html(c["session"])
+    assert "Bia (Membro, voto vencido)" in pdf_html
+    del president
+
+
+def test_votes_and_the_result_through_the_api(world: Any, client: Any) -> None:
+    c = _esteio(world, present=3)
+    president, ana, bia, _caio, davi = c["members"]
+    item = c["item"].pk
+    url = f"/api/due-process/agenda/{item}/votes"
+
+    def post(member: Any, vote: str, reasons: str = "Razões.") -> Any:
+        body = {"member_id": member.pk, "vote": vote, "reasons": reasons}
+        return client.post(url, body, content_type="application/json")
+
+    client.force_login(world.users["comissao.esteio"])
+    refused = post(davi, "uphold")
+    assert refused.status_code == 422 and "Davi não está presente" in refused.json()["errors"][0]
+    assert post(ana, "uphold").status_code == 201
+    made = post(bia, "annul", "A prova favorece a defesa.")
+    assert made.status_code == 201 and made.json()["vote_label"] == "Acolher (anular o auto)"
+    result = client.get(f"/api/due-process/agenda/{item}/result").json()
+    assert not result["ready"] and "o presidente vota para desempatar" in result["refusal"]
+    assert result["missing"] == ["Presidente"] and result["counts"] == {"uphold": 1, "annul": 1}
+    assert post(president, "uphold", "Desempato pela manutenção.").json()["tie_break"]
+    result = client.get(f"/api/due-process/agenda/{item}/result").json()
+    assert result["ready"] and result["outcome"] == "uphold" and result["tie_break"]
+    judged = client.post(
+        f"/api/due-process/filings/{c['filing'].pk}/decision",
+        {"reasons": "Mantida.", "decided_on": HELD.isoformat(), "session_id": c["session"].pk},
+        content_type="application/json",
+    )
+    assert judged.status_code == 201 and judged.json()["outcome"] == "upheld"
+    client.force_login(world.users["gestor.recife"])
+    assert client.get(f"/api/due-process/agenda/{item}/result").status_code == 404  # another agency's

@@ -118,6 +118,10 @@ def _collegiate_outcome(
     # The votes given here (the whole vote at once), or those the members cast one by one on the
     # session's agenda item (`votes.cast_vote`).
     item = item_for(session, j.filing)
+    if votes and item is not None and item.votes.exists():
+        raise ValidationError(
+            "Os membros já votaram um a um neste processo: o julgamento segue os votos registrados."
+        )
     cast = votes or (recorded(item) if item is not None else {})
     if not cast:
         if not rules.get("majority"):

@@ -19,9 +19,9 @@ from lotacao.audit.services import update_audited
 from lotacao.core.law import pack_for
 from lotacao.enforcement.due_process.procedure import body_rules, short_cites
 from lotacao.enforcement.due_process.stage import in_force_penalty
-from lotacao.enforcement.models import AgendaItem, BodyMember, Decision, InfractionNotice, Session, Vote
 from lotacao.enforcement.due_process.votes import MERITS, late_words
 from lotacao.enforcement.due_process.votes import result as vote_result
+from lotacao.enforcement.models import AgendaItem, BodyMember, Decision, InfractionNotice, Session, Vote
 from lotacao.enforcement.reading import br, describe_penalty
 
 # The merits vote that makes each outcome (a vote for another is a dissent: "voto vencido").

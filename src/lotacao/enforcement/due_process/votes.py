@@ -184,7 +184,8 @@ def _check_reasons(member: BodyMember, choice: str, reasons: str) -> None:
         return
     if choice in OUT_OF_COUNT:
         raise ValidationError(
-            f"Informe o motivo {'do impedimento' if choice == 'impeded' else 'da suspeição'} de {member.name}."
+            f"Informe o motivo {'do impedimento' if choice == 'impeded' else 'da suspeição'} "
+            f"de {member.name}."
         )
     raise ValidationError(f"Registre as razões do voto de {member.name}.")
 
@@ -217,15 +218,16 @@ def cast_vote(
             "Voto desconhecido: escolha manter, acolher, alterar, abstenção, impedimento ou suspeição."
         )
     _check_reasons(member, choice, reasons)
-    _rules_, cite, tie_only = _rules(session)
+    _, cite, tie_only = _rules(session)
     tie_break = False
     if tie_only and member.role == BodyMember.Role.PRESIDENT and choice in MERITS:
         others = {m: c for m, c in recorded(item).items() if m.pk != member.pk}
         before = compute(session, others)
-        if before.refusal and not (before.missing == [member]):
+        if before.refusal and before.missing != [member]:
             if before.missing:
                 raise ValidationError(
-                    f"O presidente só vota para desempatar ({cite}): faltam os votos de {_names(before.missing)}."
+                    f"O presidente só vota para desempatar ({cite}): faltam os votos de "
+                    f"{_names(before.missing)}."
                 )
             raise ValidationError(before.refusal)
         if before.outcome is not None:
