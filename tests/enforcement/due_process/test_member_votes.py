@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from lotacao.audit.models import AuditEvent
-from lotacao.enforcement.due_process import decisions, filings, judging, minutes, votes
+from lotacao.enforcement.due_process import application, decisions, filings, judging, minutes, votes
 from lotacao.enforcement.models import Decision, Filing, Vote
+from tests.enforcement.conftest import make_jurisdiction
 from tests.enforcement.due_process.process_helpers import _members, _moment, _notice
 
 pytestmark = pytest.mark.django_db
@@ -276,3 +278,87 @@ def test_votes_and_the_result_through_the_api(world: Any, client: Any) -> None:
     assert judged.status_code == 201 and judged.json()["outcome"] == "upheld"
     client.force_login(world.users["gestor.recife"])
     assert client.get(f"/api/due-process/agenda/{item}/result").status_code == 404  # another agency's
+
+
+def _cabo_council(four: bool = True) -> tuple[Any, Any, list[Any]]:
+    j = make_jurisdiction("cabo")
+    today = timezone.localdate()
+    notice = _notice(j, served=today - dt.timedelta(days=3), day=(today - dt.timedelta(days=5)).isoformat())
+    council = judging.body_for(j.code, "council", today)
+    names = ["Presidente", "Prefeitura", "Câmara", "Moradores"] if four else ["Presidente", "Prefeitura"]
+    members = _members(council, names, today - dt.timedelta(days=30))
+    session = judging.schedule_session(actor=None, body=council, held_on=today, reason="Convocação")
+    judging.open_session(actor=None, session=session, present=members, reason="Abertura")
+    return notice, session, members
+
+
+def test_cabo_council_applies_the_penalty_by_its_members_votes(world: Any) -> None:
+    notice, session, (pres, pref, camara, moradores) = _cabo_council()
+    kwargs = {
+        "actor": None,
+        "notice": notice,
+        "outcome": "annulled",
+        "reasons": "Infração comprovada.",
+        "decided_on": session.held_on,
+        "session": session,
+    }
+    why = {m: f"Razões de {m.name}." for m in (pres, pref, camara, moradores)}
+    with pytest.raises(ValidationError, match="Falta o voto de Moradores"):
+        application.apply_penalty(
+            **kwargs, votes={pres: "uphold", pref: "uphold", camara: "annul"}, vote_reasons=why
+        )
+    with pytest.raises(ValidationError, match="Registre as razões do voto de Câmara"):
+        application.apply_penalty(
+            **kwargs, votes={pres: "uphold", camara: "annul"}, vote_reasons={pres: "a", camara: " "}
+        )
+    tie = {pres: "uphold", pref: "uphold", camara: "annul", moradores: "annul"}
+    with pytest.raises(ValidationError, match="Empate: a lei não dá voto de desempate"):
+        application.apply_penalty(**kwargs, votes=tie, vote_reasons=why)
+    assert not Decision.objects.filter(notice=notice).exists()
+    decision = application.apply_penalty(
+        **kwargs, votes={**tie, moradores: "impeded"}, vote_reasons={**why, moradores: "Vizinho do autuado."}
+    )
+    assert decision.outcome == Decision.Outcome.UPHELD  # the votes', not the proclaimed one
+    assert decision.votes["counts"] == {"uphold": 2, "annul": 1}
+    text = minutes.generate(actor=None, session=session).minutes
+    assert "Voto de Câmara (Membro, voto vencido): Acolher (anular o auto) — Razões de Câmara." in text
+    assert "Voto de Moradores (Membro): Impedimento declarado — Vizinho do autuado." in text
+
+
+def test_cabo_council_without_votes_records_the_proclaimed_outcome(world: Any) -> None:
+    notice, session, _ = _cabo_council(four=False)
+    decision = application.apply_penalty(
+        actor=None, notice=notice, outcome="upheld", reasons="R.", decided_on=session.held_on, session=session
+    )
+    assert decision.outcome == Decision.Outcome.UPHELD and decision.votes == {}
+
+
+def test_cabo_council_votes_on_the_application_screen(world: Any, client: Any) -> None:
+    from tests.enforcement.due_process.test_application import _staff
+
+    notice, session, (pres, pref, camara, moradores) = _cabo_council()
+    client.force_login(_staff(notice.jurisdiction, "comissao"))
+    url = f"/fiscalizacao/autos/{notice.pk}/aplicacao/"
+    page = client.get(url).content.decode()
+    assert f'name="vote_{session.pk}_{pref.pk}"' in page and "Suspeição declarada" in page
+    base = {
+        "outcome": "upheld",
+        "session": session.pk,
+        "reasons": "Infração comprovada.",
+        "decided_on": session.held_on.strftime("%d/%m/%Y"),
+    }
+    ballot = {
+        f"vote_{session.pk}_{pres.pk}": "uphold",
+        f"reasons_{session.pk}_{pres.pk}": "Prova suficiente.",
+        f"vote_{session.pk}_{pref.pk}": "annul",
+        f"reasons_{session.pk}_{pref.pk}": "Dúvida sobre o horário.",
+        f"vote_{session.pk}_{camara.pk}": "uphold",
+        f"reasons_{session.pk}_{camara.pk}": "Auto regular.",
+    }
+    refused = client.post(url, {**base, **ballot})
+    assert refused.status_code == 422 and "Falta o voto de Moradores" in refused.content.decode()
+    done = client.post(url, {**base, **ballot, f"vote_{session.pk}_{moradores.pk}": "abstain"})
+    assert done.status_code == 302, done.content.decode()[-800:]
+    decision = Decision.objects.get(notice=notice)
+    assert decision.votes["counts"] == {"uphold": 2, "annul": 1}
+    assert [m["choice"] for m in decision.votes["members"] if m["name"] == "Moradores"] == ["abstain"]

@@ -267,6 +267,12 @@ def _session(session_id: int | None) -> Session | None:
     return session
 
 
+class VoteIn(Schema):
+    member_id: int
+    vote: str  # uphold, annul, change, abstain, impeded, suspect
+    reasons: str = ""
+
+
 class PenaltyApplicationIn(Schema):
     outcome: str
     reasons: str
@@ -274,6 +280,7 @@ class PenaltyApplicationIn(Schema):
     session_id: int | None = None
     new_penalty: str = ""
     new_value: str | None = None
+    votes: list[VoteIn] = []  # each member's vote, where the body records them (the outcome is then theirs)
 
 
 @router.post(
@@ -286,22 +293,19 @@ def apply_penalty(request: HttpRequest, notice_id: int, payload: PenaltyApplicat
     suspension, with `new_value` in R$ or days) or annulled (não aplicada)."""
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     _require_judging(request, notice.jurisdiction_id)
+    session = _session(payload.session_id)
     decision = application.apply_penalty(
         actor=request.user,
         notice=notice,
         outcome=payload.outcome,
         reasons=payload.reasons,
         decided_on=payload.decided_on,
-        session=_session(payload.session_id),
+        session=session,
         penalty=decisions.penalty_from(payload.new_penalty, payload.new_value, notice),
         reason="Aplicação da penalidade pelo órgão (API)",
+        **_application_votes(session, payload.votes),
     )
     return JsonResponse(decision_data(decision), status=201)
-
-
-class VoteIn(Schema):
-    member_id: int
-    vote: str
 
 
 class JudgmentIn(Schema):
@@ -328,6 +332,14 @@ def _votes(session: Session | None, votes: list[VoteIn]) -> dict[BodyMember, str
             raise ValidationError(f"O membro {vote.member_id} não está presente na sessão.")
         out[member] = vote.vote
     return out
+
+
+def _application_votes(session: Session | None, votes: list[VoteIn]) -> dict[str, Any]:
+    given = _votes(session, votes)
+    if not given:
+        return {}
+    by_id = {m.pk: m for m in given}
+    return {"votes": given, "vote_reasons": {by_id[v.member_id]: v.reasons for v in votes}}
 
 
 @router.post(

@@ -163,6 +163,27 @@ def _item_line(position: int, item: AgendaItem | None, decision: Decision | None
     return line
 
 
+def _recorded_lines(decision: Decision) -> list[VoteLine]:
+    """The votes a decision without an agenda item keeps (the body's own application, Cabo
+    art. 29), each with its reasons and, when it lost, marked as a dissent."""
+    labels = dict(Vote.Choice.choices)
+    won = CHOICE_OF_OUTCOME.get(decision.outcome)
+    lines = []
+    for row in (decision.votes or {}).get("members") or []:
+        choice = str(row.get("choice") or "")
+        lines.append(
+            VoteLine(
+                member=str(row.get("name") or ""),
+                role=str(row.get("role") or ""),
+                choice=labels.get(choice, choice),
+                reasons=str(row.get("reasons") or ""),
+                tie_break=bool(row.get("tie_break")),
+                marks=["voto vencido"] if won and choice in MERITS and choice != won else [],
+            )
+        )
+    return lines
+
+
 def build(session: Session, notes: str | None = None) -> Minutes:
     """The minutes' content from the session's records, in agenda order (decisions taken in the
     session for filings outside the agenda, such as a body's own application, follow)."""
@@ -195,6 +216,7 @@ def build(session: Session, notes: str | None = None) -> Minutes:
                     result=decision.outcome_words,
                     reasons=decision.reasons,
                     tally=tally_words(decision),
+                    votes=_recorded_lines(decision),
                 )
             )
     rules = body_rules(session.jurisdiction_id, session.body.key, session.held_on)

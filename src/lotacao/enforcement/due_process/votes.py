@@ -94,9 +94,9 @@ def compute(session: Session, cast: dict[BodyMember, str]) -> Result:
     res.quorum = int(rules["quorum"]) if rules.get("quorum") else None
     ordinary = [m for m in eligible if not (tie_only and m is president)]
     for member in ordinary:
-        choice = cast.get(member)
-        if choice in MERITS:
-            res.counts[choice] = res.counts.get(choice, 0) + 1
+        given = cast.get(member)
+        if given in MERITS:
+            res.counts[str(given)] = res.counts.get(str(given), 0) + 1
     if res.quorum and len(eligible) < res.quorum:
         res.refusal = (
             f"Sem quórum para este processo: {len(eligible)} membros presentes sem impedimento ou "
@@ -114,7 +114,7 @@ def compute(session: Session, cast: dict[BodyMember, str]) -> Result:
         res.refusal = "Nenhum voto sobre o mérito: sem votos a decisão não pode ser registrada."
         return res
     best = max(res.counts.values())
-    leaders = [c for c in MERITS if res.counts.get(c) == best]
+    leaders: list[str] = [str(c) for c in MERITS if res.counts.get(c) == best]
     president_choice = cast.get(president) if president is not None else None
     if len(leaders) == 1:
         if tie_only and president_choice in MERITS:
