@@ -242,7 +242,10 @@ def test_the_session_page_takes_each_members_vote_and_shows_the_result(world: An
     )
     judged = client.post(url, {"action": "judge", "item": item, "reasons": "Infração comprovada."})
     assert judged.status_code == 302
-    assert Decision.objects.get(filing=c["filing"]).outcome == Decision.Outcome.UPHELD
+    decision = Decision.objects.get(filing=c["filing"])
+    assert decision.outcome == Decision.Outcome.UPHELD
+    shown = client.get(decision.get_absolute_url()).content.decode()
+    assert "Votos dos membros" in shown and "Bia (Membro, voto vencido)" in shown
     pdf_html = minutes.pdf_html(c["session"])
     assert "Bia (Membro, voto vencido)" in pdf_html
     del president

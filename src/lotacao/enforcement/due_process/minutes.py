@@ -184,6 +184,18 @@ def _recorded_lines(decision: Decision) -> list[VoteLine]:
     return lines
 
 
+def vote_lines(decision: Decision) -> list[VoteLine]:
+    """Each member's vote on a decision: from its session's agenda item, or kept on the decision
+    (the body's own application)."""
+    if decision.session_id is not None and decision.filing_id is not None:
+        item = AgendaItem.unscoped.filter(
+            session_id=decision.session_id, filing_id=decision.filing_id
+        ).first()
+        if item is not None and item.votes.exists():
+            return _item_line(0, item, decision, decision.filing).votes
+    return _recorded_lines(decision)
+
+
 def build(session: Session, notes: str | None = None) -> Minutes:
     """The minutes' content from the session's records, in agenda order (decisions taken in the
     session for filings outside the agenda, such as a body's own application, follow)."""
