@@ -365,3 +365,24 @@ def test_cabo_council_votes_on_the_application_screen(world: Any, client: Any) -
     decision = Decision.objects.get(notice=notice)
     assert decision.votes["counts"] == {"uphold": 2, "annul": 1}
     assert [m["choice"] for m in decision.votes["members"] if m["name"] == "Moradores"] == ["abstain"]
+
+
+def test_esteio_a_late_appeal_is_not_voted_on_the_merits(world: Any) -> None:
+    notice = _notice(world.b, served=dt.date(2025, 3, 10), day="2025-03-03")
+    filing = filings.file_defense(
+        actor=None,
+        notice=notice,
+        text="R",
+        channel="counter",
+        reason="x",
+        filed_at=_moment(dt.date(2025, 4, 10)),
+    )
+    assert filing.late
+    members = _members(filing.body, ["Presidente", "Ana", "Bia"], dt.date(2025, 1, 1))
+    session = judging.schedule_session(actor=None, body=filing.body, held_on=dt.date(2025, 4, 20), reason="c")
+    judging.open_session(actor=None, session=session, present=members, reason="Abertura")
+    (item,) = judging.build_agenda(actor=None, session=session)
+    with pytest.raises(ValidationError, match=r"fora do prazo .*não se vota o mérito"):
+        _vote(item, members[1], "annul")
+    c = {"filing": filing, "session": session}
+    assert _decide(c, outcome="not_known").outcome == Decision.Outcome.NOT_KNOWN

@@ -122,6 +122,8 @@ def _collegiate_outcome(
         raise ValidationError(
             "Os membros já votaram um a um neste processo: o julgamento segue os votos registrados."
         )
+    if j.filing.late and outcome == Outcome.NOT_KNOWN and not votes:
+        return outcome, None  # declared late before the merits (Esteio art. 21): nothing to vote
     cast = votes or (recorded(item) if item is not None else {})
     if not cast:
         if not rules.get("majority"):

@@ -218,6 +218,12 @@ def cast_vote(
             "Voto desconhecido: escolha manter, acolher, alterar, abstenção, impedimento ou suspeição."
         )
     _check_reasons(member, choice, reasons)
+    if item.filing.late and choice in MERITS:
+        due = br(item.filing.due_on) if item.filing.due_on else "—"
+        raise ValidationError(
+            f"Protocolado fora do prazo (venceu em {due}): não se vota o mérito; declare-o não conhecido "
+            "por intempestividade."
+        )
     _, cite, tie_only = _rules(session)
     tie_break = False
     if tie_only and member.role == BodyMember.Role.PRESIDENT and choice in MERITS:
