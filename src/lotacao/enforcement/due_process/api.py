@@ -334,12 +334,19 @@ def _votes(session: Session | None, votes: list[VoteIn]) -> dict[BodyMember, str
     return out
 
 
+def _reasons_given(given: dict[BodyMember, str] | None, votes: list[VoteIn]) -> dict[BodyMember, str] | None:
+    """The reasons of each vote, when the caller sends any (then every vote needs its own)."""
+    if not given or not any(v.reasons.strip() for v in votes):
+        return None
+    by_id = {m.pk: m for m in given}
+    return {by_id[v.member_id]: v.reasons for v in votes}
+
+
 def _application_votes(session: Session | None, votes: list[VoteIn]) -> dict[str, Any]:
     given = _votes(session, votes)
     if not given:
         return {}
-    by_id = {m.pk: m for m in given}
-    return {"votes": given, "vote_reasons": {by_id[v.member_id]: v.reasons for v in votes}}
+    return {"votes": given, "vote_reasons": _reasons_given(given, votes) or {}}
 
 
 @router.post(
@@ -361,7 +368,8 @@ def judge(request: HttpRequest, filing_id: int, payload: JudgmentIn) -> HttpResp
         filing=filing,
         session=session,
         outcome=payload.outcome,
-        votes=_votes(session, payload.votes),
+        votes=(given := _votes(session, payload.votes)),
+        vote_reasons=_reasons_given(given, payload.votes),
         reasons=payload.reasons,
         decided_on=payload.decided_on,
         penalty=decisions.penalty_from(payload.new_penalty, payload.new_value, filing.notice),
