@@ -173,7 +173,7 @@ def test_esteio_commission_opens_a_session_votes_and_judges(
         item.locator(f"textarea[name='reasons_{member.pk}']").fill("O relatório comprova a conduta.")
     item.locator("textarea[name=reasons]").fill("Infração comprovada pelo relatório do agente.")
     with page.expect_navigation():
-        item.locator("button[type=submit]").first.click()
+        item.locator(".judge-form button[type=submit]").click()
     expect(page.locator(".messages")).to_contain_text("Julgado: ")
     decision = Decision.objects.get(filing=filing)
     expect(item).to_contain_text(decision.get_outcome_display())

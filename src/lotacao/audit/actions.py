@@ -291,6 +291,8 @@ ACTIONS: dict[str, str] = {
     "rosters.roster_superseded": "escala substituída pela aprovação da seguinte",
     "rosters.duty_logged": "registro de jornada do condutor",
     "rosters.duty_rechecked": "nova conferência da jornada do condutor",
+    "enforcement.vote_cast": "voto de membro de órgão julgador registrado",
+    "enforcement.vote_changed": "voto de membro de órgão julgador alterado antes da decisão",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

@@ -94,7 +94,11 @@ def test_esteio_cip_votes_by_simple_majority_and_the_president_only_breaks_ties(
         "decided_on": dt.date(2025, 4, 1),
     }
     with pytest.raises(ValidationError, match="só vota para desempatar"):
-        decisions.decide(**kwargs, votes={president: "annul", m1: "uphold", m2: "uphold", m3: "annul"})
+        decisions.decide(
+            **kwargs, votes={president: "annul", m1: "uphold", m2: "uphold", m3: "annul", m4: "uphold"}
+        )
+    with pytest.raises(ValidationError, match="Falta o voto de Membro 4"):
+        decisions.decide(**kwargs, votes={m1: "uphold", m2: "uphold", m3: "annul"})
     with pytest.raises(ValidationError, match="o presidente vota para desempatar"):
         decisions.decide(**kwargs, votes={m1: "uphold", m2: "uphold", m3: "annul", m4: "annul"})
     with pytest.raises(ValidationError, match="registre os votos"):

@@ -129,7 +129,7 @@ def test_the_minutes_are_generated_from_the_session(cip: dict[str, Any]) -> None
         "Infração: Lei Municipal 3.839/2004 (Esteio), Anexo II, I-03 — Não manter o selo",
         "Penalidade: Multa de R$\xa0100,00",
         f"Razões da defesa: {DEFENSE}",
-        "Voto de Caio (Membro): Acolher (anular o auto) — A fotografia prova o selo.",
+        "Voto de Caio (Membro, voto vencido): Acolher (anular o auto) — A fotografia prova o selo.",
         "Resultado: Penalidade mantida (Manter a penalidade: 2; Acolher (anular o auto): 1",
         "Fundamentação: Infração comprovada.",
         "Ocorrências: Sessão sem intercorrências.",

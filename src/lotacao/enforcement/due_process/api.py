@@ -3,7 +3,8 @@ instance open for filing and its deadline, filings, decisions), filing a defense
 holder for their own notices, a clerk at the counter), the body's decisions — judging a filing
 (outcome or members' votes, a changed penalty, the measure chosen among the law's alternatives,
 Pernambuco's CRC sanction) and applying the penalty where the body does it without a filing
-(Cabo's Council, art. 29) — and recording that a decision was communicated. Same scoping, roles
+(Cabo's Council, art. 29) — each member's vote on a session's agenda item and the result computed
+from the votes, and recording that a decision was communicated. Same scoping, roles
 and services as the screens."""
 
 from __future__ import annotations
@@ -19,9 +20,17 @@ from ninja import Router, Schema
 from ninja.errors import HttpError
 
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process import application, decisions, filings
+from lotacao.enforcement.due_process import application, decisions, filings, votes
 from lotacao.enforcement.due_process.stage import current_stage
-from lotacao.enforcement.models import BodyMember, Decision, Filing, InfractionNotice, Session
+from lotacao.enforcement.models import (
+    AgendaItem,
+    BodyMember,
+    Decision,
+    Filing,
+    InfractionNotice,
+    Session,
+    Vote,
+)
 
 router = Router(tags=["defesa e recursos"])
 
@@ -218,7 +227,7 @@ class NotificationIn(Schema):
 @router.post(
     "/notices/{int:notice_id}/notifications",
     response={201: NotificationOut},
-    summary="Registrar o envio ou a notificação de um auto"
+    summary="Registrar o envio ou a notificação de um auto",
 )
 def notify(request: HttpRequest, notice_id: int, payload: NotificationIn) -> HttpResponse:
     """A letter sent (awaiting its AR), or the notification done (by hand, AR, returned letter,
@@ -258,6 +267,12 @@ def _session(session_id: int | None) -> Session | None:
     return session
 
 
+class VoteIn(Schema):
+    member_id: int
+    vote: str  # uphold, annul, change, abstain, impeded, suspect
+    reasons: str = ""
+
+
 class PenaltyApplicationIn(Schema):
     outcome: str
     reasons: str
@@ -265,6 +280,7 @@ class PenaltyApplicationIn(Schema):
     session_id: int | None = None
     new_penalty: str = ""
     new_value: str | None = None
+    votes: list[VoteIn] = []  # each member's vote, where the body records them (the outcome is then theirs)
 
 
 @router.post(
@@ -277,22 +293,19 @@ def apply_penalty(request: HttpRequest, notice_id: int, payload: PenaltyApplicat
     suspension, with `new_value` in R$ or days) or annulled (não aplicada)."""
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     _require_judging(request, notice.jurisdiction_id)
+    session = _session(payload.session_id)
     decision = application.apply_penalty(
         actor=request.user,
         notice=notice,
         outcome=payload.outcome,
         reasons=payload.reasons,
         decided_on=payload.decided_on,
-        session=_session(payload.session_id),
+        session=session,
         penalty=decisions.penalty_from(payload.new_penalty, payload.new_value, notice),
         reason="Aplicação da penalidade pelo órgão (API)",
+        **_application_votes(session, payload.votes),
     )
     return JsonResponse(decision_data(decision), status=201)
-
-
-class VoteIn(Schema):
-    member_id: int
-    vote: str
 
 
 class JudgmentIn(Schema):
@@ -321,6 +334,21 @@ def _votes(session: Session | None, votes: list[VoteIn]) -> dict[BodyMember, str
     return out
 
 
+def _reasons_given(given: dict[BodyMember, str] | None, votes: list[VoteIn]) -> dict[BodyMember, str] | None:
+    """The reasons of each vote, when the caller sends any (then every vote needs its own)."""
+    if not given or not any(v.reasons.strip() for v in votes):
+        return None
+    by_id = {m.pk: m for m in given}
+    return {by_id[v.member_id]: v.reasons for v in votes}
+
+
+def _application_votes(session: Session | None, votes: list[VoteIn]) -> dict[str, Any]:
+    given = _votes(session, votes)
+    if not given:
+        return {}
+    return {"votes": given, "vote_reasons": _reasons_given(given, votes) or {}}
+
+
 @router.post(
     "/filings/{int:filing_id}/decision",
     response={201: DecisionOut},
@@ -340,7 +368,8 @@ def judge(request: HttpRequest, filing_id: int, payload: JudgmentIn) -> HttpResp
         filing=filing,
         session=session,
         outcome=payload.outcome,
-        votes=_votes(session, payload.votes),
+        votes=(given := _votes(session, payload.votes)),
+        vote_reasons=_reasons_given(given, payload.votes),
         reasons=payload.reasons,
         decided_on=payload.decided_on,
         penalty=decisions.penalty_from(payload.new_penalty, payload.new_value, filing.notice),
@@ -349,3 +378,114 @@ def judge(request: HttpRequest, filing_id: int, payload: JudgmentIn) -> HttpResp
     )
     decision.refresh_from_db()
     return JsonResponse(decision_data(decision), status=201)
+
+
+class BallotIn(Schema):
+    member_id: int
+    vote: str  # uphold, annul, change, abstain, impeded, suspect
+    reasons: str = ""
+
+
+class VoteOut(Schema):
+    member_id: int
+    member: str
+    role: str
+    vote: str
+    vote_label: str
+    reasons: str
+    tie_break: bool
+    late: bool
+
+
+class VoteResultOut(Schema):
+    """The vote on an agenda item so far: the counts on the merits, the outcome when the decision
+    can be recorded, or why not (`refusal`), who still has to vote."""
+
+    item_id: int
+    filing_id: int
+    ready: bool
+    outcome: str | None
+    outcome_label: str
+    counts: dict[str, int]
+    tie_break: bool
+    note: str
+    refusal: str
+    missing: list[str]
+    impeded: list[str]
+    abstained: list[str]
+    quorum: int | None
+    eligible: int
+    votes: list[VoteOut]
+
+
+def _vote_data(vote: Vote) -> dict[str, Any]:
+    return {
+        "member_id": vote.member_id,
+        "member": vote.member.name,
+        "role": vote.member.get_role_display(),
+        "vote": vote.choice,
+        "vote_label": vote.get_choice_display(),
+        "reasons": vote.reasons,
+        "tie_break": vote.tie_break,
+        "late": vote.late,
+    }
+
+
+def _result_data(item: AgendaItem) -> dict[str, Any]:
+    result = votes.result(item)
+    return {
+        "item_id": item.pk,
+        "filing_id": item.filing_id,
+        "ready": result.ready,
+        "outcome": result.outcome,
+        "outcome_label": votes.LABELS.get(result.outcome or "", ""),
+        "counts": result.counts,
+        "tie_break": result.tie_break,
+        "note": result.note,
+        "refusal": result.refusal,
+        "missing": [m.name for m in result.missing],
+        "impeded": [m.name for m in result.out_of_count],
+        "abstained": [m.name for m in result.abstained],
+        "quorum": result.quorum,
+        "eligible": result.eligible,
+        "votes": [_vote_data(v) for v in item.votes.select_related("member").order_by("member__name")],
+    }
+
+
+@router.post(
+    "/agenda/{int:item_id}/votes",
+    response={201: VoteOut},
+    summary="Registrar o voto de um membro num processo da pauta",
+)
+def cast_vote(request: HttpRequest, item_id: int, payload: BallotIn) -> HttpResponse:
+    """A member present votes on the merits (uphold, annul, change) with the reasons of the vote,
+    abstains, or declares an impediment or suspicion (impeded, suspect) with its reason; the vote
+    can be changed until the decision."""
+    item = get_object_or_404(AgendaItem.objects.select_related("session"), pk=item_id)
+    _require_judging(request, item.jurisdiction_id)
+    member = BodyMember.objects.filter(pk=payload.member_id).first()
+    if member is None:
+        raise ValidationError(f"O membro {payload.member_id} não existe neste órgão.")
+    vote = votes.cast_vote(
+        actor=request.user,
+        item=item,
+        member=member,
+        choice=payload.vote,
+        reasons=payload.reasons,
+        reason="Voto registrado na sessão (API)",
+    )
+    return JsonResponse(_vote_data(vote), status=201)
+
+
+@router.get(
+    "/agenda/{int:item_id}/result",
+    response=VoteResultOut,
+    summary="Resultado da votação de um processo da pauta",
+)
+def vote_result(request: HttpRequest, item_id: int) -> dict[str, Any]:
+    item = get_object_or_404(AgendaItem.objects.all(), pk=item_id)
+    if not permissions.allowed(
+        getattr(request, "access", None), item.jurisdiction_id, permissions.PROCESS_VIEW_ROLES
+    ):
+        raise HttpError(403, "Seu perfil não tem acesso às sessões de julgamento.")
+    return _result_data(item)

@@ -6,7 +6,9 @@ communicated like any other (`decisions.record_decision_service`), and that serv
 instance's deadline (Cabo's appeal to the Mayor, 10 days: the pack's interpretation).
 
 A collegiate body decides in an open session of its own; the outcome is recorded as proclaimed
-(the law gives no voting rule for Cabo's Council).
+(the law gives no voting rule for Cabo's Council), or by the members' votes when they are
+recorded: majority of the members present and not impeded, a tie refused (the law gives the
+Council's president no casting vote: arts. 8º and 29).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from django.utils import timezone
 from lotacao.audit.services import create_audited
 from lotacao.core.models import Jurisdiction
 from lotacao.enforcement.due_process.decisions import (
+    OUTCOME_OF_CHOICE,
     decision_notice_due,
     finalize,
     is_last,
@@ -30,7 +33,8 @@ from lotacao.enforcement.due_process.decisions import (
 from lotacao.enforcement.due_process.judging import body_for
 from lotacao.enforcement.due_process.procedure import body_rules, instances
 from lotacao.enforcement.due_process.stage import Stage, after_event, current_stage, in_force_penalty, pick
-from lotacao.enforcement.models import Decision, InfractionNotice, JudgingBody, Session
+from lotacao.enforcement.due_process.votes import MERITS, compute
+from lotacao.enforcement.models import BodyMember, Decision, InfractionNotice, JudgingBody, Session, Vote
 from lotacao.enforcement.models.due_process import APPLICATION_WORDS
 from lotacao.enforcement.notices import states
 from lotacao.enforcement.reading import br
@@ -55,8 +59,43 @@ def _body(notice: InfractionNotice, stage: Stage, on: dt.date) -> JudgingBody:
     return body
 
 
+def _by_votes(
+    session: Session, votes: dict[BodyMember, str], vote_reasons: dict[BodyMember, str] | None
+) -> tuple[str, dict[str, Any]]:
+    """The outcome of the members' votes and the record of each vote (kept on the decision: the
+    application has no agenda item), refused as `votes.compute` refuses."""
+    reasons = vote_reasons or {}
+    for member, choice in votes.items():
+        if choice not in Vote.Choice.values:
+            raise ValidationError(f"Voto desconhecido: {choice}.")
+        if choice != Vote.Choice.ABSTAIN and not (reasons.get(member) or "").strip():
+            what = "as razões do voto" if choice in MERITS else "o motivo do impedimento ou suspeição"
+            raise ValidationError(f"Registre {what} de {member.name}.")
+    result = compute(session, votes)
+    if result.refusal or result.outcome is None:
+        raise ValidationError(result.refusal or "Nenhum voto registrado.")
+    members = [
+        {
+            "member_id": m.pk,
+            "name": m.name,
+            "role": m.get_role_display(),
+            "choice": choice,
+            "reasons": (reasons.get(m) or "").strip(),
+            "tie_break": result.tie_break and m.role == BodyMember.Role.PRESIDENT,
+        }
+        for m, choice in sorted(votes.items(), key=lambda pair: (pair[0].role, pair[0].name))
+    ]
+    ballot = {"counts": result.counts, "tie_break": result.tie_break, "note": result.note, "members": members}
+    return str(OUTCOME_OF_CHOICE[Vote.Choice(result.outcome)]), ballot
+
+
 def _check(
-    notice: InfractionNotice, body: JudgingBody, session: Session | None, reasons: str, decided_on: dt.date
+    notice: InfractionNotice,
+    body: JudgingBody,
+    session: Session | None,
+    reasons: str,
+    decided_on: dt.date,
+    voted: bool = False,
 ) -> None:
     if notice.served_on is None:
         raise ValidationError(
@@ -75,7 +114,7 @@ def _check(
         raise ValidationError(f"O {body.name} decide em sessão: escolha a sessão.")
     if session.status != Session.Status.OPEN:
         raise ValidationError("Abra a sessão (presenças e quórum) antes de decidir.")
-    if body_rules(notice.jurisdiction_id, body.key, session.held_on).get("majority"):
+    if body_rules(notice.jurisdiction_id, body.key, session.held_on).get("majority") and not voted:
         raise ValidationError(f"O {body.name} decide por votos: registre-os na sessão.")
 
 
@@ -90,8 +129,13 @@ def apply_penalty(
     session: Session | None = None,
     penalty: dict[str, Any] | None = None,
     reason: str = "Aplicação da penalidade pelo órgão",
+    votes: dict[BodyMember, str] | None = None,
+    vote_reasons: dict[BodyMember, str] | None = None,
 ) -> Decision:
-    """Record the body's application of the penalty (as computed, changed, or not applied)."""
+    """Record the body's application of the penalty (as computed, changed, or not applied). A
+    collegiate body may record each member's vote (`votes`, with `vote_reasons`): the outcome is
+    then the votes' (`votes.compute`: every member present votes, abstains or declares an
+    impediment; a tie the law does not break is refused) and the minutes list each vote."""
     notice = InfractionNotice.unscoped.select_for_update().select_related("jurisdiction").get(pk=notice.pk)
     states.check(notice, states.APPLY_PENALTY)
     stage = awaiting(notice, decided_on)
@@ -102,7 +146,11 @@ def apply_penalty(
     body = _body(notice, stage, decided_on)
     if session is not None:
         session = Session.unscoped.get(pk=session.pk)
-    _check(notice, body, session, reasons, decided_on)
+    _check(notice, body, session, reasons, decided_on, bool(votes))
+    ballot: dict[str, Any] = {}
+    if votes:
+        assert session is not None
+        outcome, ballot = _by_votes(session, votes, vote_reasons)
     instance = stage.instance
     decision = Decision(
         jurisdiction_id=notice.jurisdiction_id,
@@ -116,6 +164,7 @@ def apply_penalty(
         penalty=resulting_penalty(notice, outcome, penalty),
         citations=list(stage.citations),
         notify_due=decision_notice_due(notice, instance, decided_on) if outcome != Outcome.ANNULLED else None,
+        votes=ballot,
         decided_by=actor if getattr(actor, "pk", None) is not None else None,
     )
     action = "enforcement.decision_annulled" if outcome == Outcome.ANNULLED else "enforcement.penalty_applied"

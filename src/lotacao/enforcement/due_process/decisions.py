@@ -30,6 +30,7 @@ from lotacao.enforcement.due_process.procedure import (
     short_cites,
 )
 from lotacao.enforcement.due_process.stage import OPEN_FILING, after_event, in_force_penalty
+from lotacao.enforcement.due_process.votes import is_late, item_for, recorded
 from lotacao.enforcement.models import (
     AgendaItem,
     BodyMember,
@@ -114,13 +115,23 @@ def _collegiate_outcome(
     if session.status != Session.Status.OPEN:
         raise ValidationError("Abra a sessão (presenças e quórum) antes de julgar.")
     rules = body_rules(j.notice.jurisdiction_id, body.key, session.held_on)
-    if not rules.get("majority"):
-        return outcome, None
-    if not votes:
+    # The votes given here (the whole vote at once), or those the members cast one by one on the
+    # session's agenda item (`votes.cast_vote`).
+    item = item_for(session, j.filing)
+    if votes and item is not None and item.votes.exists():
+        raise ValidationError(
+            "Os membros já votaram um a um neste processo: o julgamento segue os votos registrados."
+        )
+    if j.filing.late and outcome == Outcome.NOT_KNOWN and not votes:
+        return outcome, None  # declared late before the merits (Esteio art. 21): nothing to vote
+    cast = votes or (recorded(item) if item is not None else {})
+    if not cast:
+        if not rules.get("majority"):
+            return outcome, None
         if outcome != Outcome.NOT_KNOWN:
             raise ValidationError(f"O {body.name} decide por votos dos presentes: registre os votos.")
         return outcome, None
-    result = tally(session, votes)
+    result = tally(session, cast)
     outcome = str(OUTCOME_OF_CHOICE[Vote.Choice(result.outcome)])
     if j.filing.late and outcome != Outcome.NOT_KNOWN:
         raise ValidationError(
@@ -272,7 +283,11 @@ def _check_vote_reasons(
     """Where the screen collects them, every vote cast carries its member's reasons."""
     if not votes or vote_reasons is None:
         return
-    missing = [m.name for m in votes if not (vote_reasons.get(m) or "").strip()]
+    missing = [
+        m.name
+        for m, c in votes.items()
+        if c != Vote.Choice.ABSTAIN and not (vote_reasons.get(m) or "").strip()
+    ]
     if missing:
         raise ValidationError(f"Registre as razões do voto de {', '.join(missing)}.")
 
@@ -304,6 +319,8 @@ def _record_votes(
             choice=choice,
             tie_break=bool(result and result.tie_break and member.role == BodyMember.Role.PRESIDENT),
             reasons=((vote_reasons or {}).get(member) or "").strip(),
+            late=is_late(j.filing, session),
+            cast_at=timezone.now(),
         )
 
 

@@ -18,7 +18,7 @@ from django.db.models import Max
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.law import value
 from lotacao.enforcement.due_process.procedure import body_rules, short_cites
-from lotacao.enforcement.models import AgendaItem, BodyMember, Filing, JudgingBody, Session, Vote
+from lotacao.enforcement.models import AgendaItem, BodyMember, Filing, JudgingBody, Session
 from lotacao.enforcement.reading import br as _br
 
 
@@ -272,39 +272,16 @@ class Tally:
 
 
 def tally(session: Session, votes: dict[BodyMember, str]) -> Tally:
-    """The result of the votes under the body's rule: simple majority of the members present who
-    vote, the president only to break a tie where the law says so (Esteio Anexo I art. 25 § 1º)."""
-    rules = body_rules(session.jurisdiction_id, session.body.key, session.held_on)
-    present = set(session.present.all())
-    for member, choice in votes.items():
-        if member not in present:
-            raise ValidationError(f"{member.name} não está presente nesta sessão.")
-        if choice not in Vote.Choice.values:
-            raise ValidationError(f"Voto desconhecido: {choice}.")
-    cite = "; ".join(short_cites(rules))
-    president_tie_only = rules.get("president_votes") == "tie_only"
-    president = next((m for m in votes if m.role == BodyMember.Role.PRESIDENT), None)
-    ordinary = {m: c for m, c in votes.items() if not (president_tie_only and m is president)}
-    counts: dict[str, int] = {}
-    for choice in ordinary.values():
-        counts[choice] = counts.get(choice, 0) + 1
-    if not counts:
-        raise ValidationError("Nenhum voto registrado.")
-    best = max(counts.values())
-    leaders = [c for c, n in counts.items() if n == best]
-    if len(leaders) == 1:
-        if president_tie_only and president is not None:
-            raise ValidationError(f"O presidente só vota para desempatar ({cite}); não houve empate.")
-        return Tally(leaders[0], counts, False, f"Maioria simples ({cite})." if cite else "Maioria simples.")
-    if not president_tie_only:
-        raise ValidationError("Empate: a lei não diz como desempatar; registre o resultado proclamado.")
-    if president is None:
-        raise ValidationError(f"Empate: o presidente vota para desempatar ({cite}).")
-    choice = votes[president]
-    if choice not in leaders:
-        raise ValidationError("O voto de desempate deve escolher uma das posições empatadas.")
-    counts[choice] += 1
-    return Tally(choice, counts, True, f"Empate desfeito pelo voto do presidente ({cite}).")
+    """The result of the votes under the body's rule (`votes.compute`): simple majority of the
+    members present and not impeded who vote, the president only to break a tie where the law says
+    so (Esteio Anexo I art. 25 § 1º); refused while a present member has not voted, on a tie the law
+    does not break, or without quorum."""
+    from lotacao.enforcement.due_process.votes import compute
+
+    result = compute(session, votes)
+    if result.refusal or result.outcome is None:
+        raise ValidationError(result.refusal or "Nenhum voto registrado.")
+    return Tally(result.outcome, result.counts, result.tie_break, result.note)
 
 
 @transaction.atomic

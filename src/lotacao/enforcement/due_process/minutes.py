@@ -19,8 +19,17 @@ from lotacao.audit.services import update_audited
 from lotacao.core.law import pack_for
 from lotacao.enforcement.due_process.procedure import body_rules, short_cites
 from lotacao.enforcement.due_process.stage import in_force_penalty
+from lotacao.enforcement.due_process.votes import MERITS, late_words
+from lotacao.enforcement.due_process.votes import result as vote_result
 from lotacao.enforcement.models import AgendaItem, BodyMember, Decision, InfractionNotice, Session, Vote
 from lotacao.enforcement.reading import br, describe_penalty
+
+# The merits vote that makes each outcome (a vote for another is a dissent: "voto vencido").
+CHOICE_OF_OUTCOME = {
+    "upheld": Vote.Choice.UPHOLD,
+    "annulled": Vote.Choice.ANNUL,
+    "changed": Vote.Choice.CHANGE,
+}
 
 
 @dataclass
@@ -30,6 +39,8 @@ class VoteLine:
     choice: str
     reasons: str
     tie_break: bool
+    # "voto vencido" (a merits vote the result went against); judged after the law's deadline.
+    marks: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -126,7 +137,14 @@ def _item_line(position: int, item: AgendaItem | None, decision: Decision | None
         line.tally = tally_words(decision)
     if item is not None:
         labels = dict(Vote.Choice.choices)
+        won = CHOICE_OF_OUTCOME.get(decision.outcome) if decision is not None else None
+        late = late_words(filing)
         for vote in item.votes.select_related("member").order_by("member__role", "member__name"):
+            marks = []
+            if won and vote.choice in MERITS and vote.choice != won:
+                marks.append("voto vencido")
+            if vote.late and late:
+                marks.append(f"votou {late}")
             line.votes.append(
                 VoteLine(
                     member=vote.member.name,
@@ -134,11 +152,48 @@ def _item_line(position: int, item: AgendaItem | None, decision: Decision | None
                     choice=labels.get(vote.choice, vote.choice),
                     reasons=vote.reasons.strip(),
                     tie_break=vote.tie_break,
+                    marks=marks,
                 )
             )
     if not line.result:
         line.result = "Em diligência" if line.diligence else "Não julgado nesta sessão (permanece em pauta)"
+        if item is not None and line.votes and not line.diligence:
+            why = vote_result(item).refusal
+            line.result += f": {why}" if why else ""
     return line
+
+
+def _recorded_lines(decision: Decision) -> list[VoteLine]:
+    """The votes a decision without an agenda item keeps (the body's own application, Cabo
+    art. 29), each with its reasons and, when it lost, marked as a dissent."""
+    labels = dict(Vote.Choice.choices)
+    won = CHOICE_OF_OUTCOME.get(decision.outcome)
+    lines = []
+    for row in (decision.votes or {}).get("members") or []:
+        choice = str(row.get("choice") or "")
+        lines.append(
+            VoteLine(
+                member=str(row.get("name") or ""),
+                role=str(row.get("role") or ""),
+                choice=labels.get(choice, choice),
+                reasons=str(row.get("reasons") or ""),
+                tie_break=bool(row.get("tie_break")),
+                marks=["voto vencido"] if won and choice in MERITS and choice != won else [],
+            )
+        )
+    return lines
+
+
+def vote_lines(decision: Decision) -> list[VoteLine]:
+    """Each member's vote on a decision: from its session's agenda item, or kept on the decision
+    (the body's own application)."""
+    if decision.session_id is not None and decision.filing_id is not None:
+        item = AgendaItem.unscoped.filter(
+            session_id=decision.session_id, filing_id=decision.filing_id
+        ).first()
+        if item is not None and item.votes.exists():
+            return _item_line(0, item, decision, decision.filing).votes
+    return _recorded_lines(decision)
 
 
 def build(session: Session, notes: str | None = None) -> Minutes:
@@ -173,6 +228,7 @@ def build(session: Session, notes: str | None = None) -> Minutes:
                     result=decision.outcome_words,
                     reasons=decision.reasons,
                     tally=tally_words(decision),
+                    votes=_recorded_lines(decision),
                 )
             )
     rules = body_rules(session.jurisdiction_id, session.body.key, session.held_on)

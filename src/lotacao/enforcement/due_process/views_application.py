@@ -18,7 +18,7 @@ from lotacao.enforcement import permissions
 from lotacao.enforcement.due_process import application
 from lotacao.enforcement.due_process.stage import current_stage
 from lotacao.enforcement.due_process.views_filings import changed_penalty
-from lotacao.enforcement.models import InfractionNotice, Session
+from lotacao.enforcement.models import BodyMember, InfractionNotice, Session, Vote
 from lotacao.enforcement.reading import describe_penalty
 from lotacao.enforcement.views_base import ObjectView, access_of, show_refusal
 
@@ -70,6 +70,8 @@ class PenaltyApplication(ObjectView):
             "pending": stage is not None,
             "penalty_text": describe_penalty(notice.penalty),
             "form": form if can_apply else None,
+            "ballots": _ballots(notice) if can_apply else [],
+            "ballot_choices": Vote.Choice.choices,
         }
         return render(request, "enforcement/due_process/application_form.html", context, status=status)
 
@@ -97,6 +99,7 @@ class PenaltyApplication(ObjectView):
                     decided_on=data["decided_on"],
                     session=data["session"],
                     penalty=changed_penalty(data, notice),
+                    **_votes_posted(request.POST, data["session"]),
                 )
             except ValidationError as error:
                 show_refusal(form, error)
@@ -105,3 +108,29 @@ class PenaltyApplication(ObjectView):
                 messages.success(request, f"{words}: comunique a decisão ao infrator.")
                 return HttpResponseRedirect(decision.get_absolute_url())
         return self._render(request, notice, form, status=422)
+
+
+def _ballots(notice: InfractionNotice) -> list[dict[str, Any]]:
+    """The open sessions of collegiate bodies with their members present: each may vote on the
+    application (the outcome is then the votes'), or the outcome is recorded as proclaimed."""
+    sessions = Session.objects.filter(
+        jurisdiction_id=notice.jurisdiction_id, status=Session.Status.OPEN, body__collegiate=True
+    ).select_related("body")
+    return [
+        {"session": s, "members": sorted(s.present.all(), key=lambda m: (m.role != "president", m.name))}
+        for s in sessions
+    ]
+
+
+def _votes_posted(post: Any, session: Session | None) -> dict[str, Any]:
+    """The votes of the chosen session's members present, as posted (`vote_<id>`, `reasons_<id>`)."""
+    if session is None:
+        return {}
+    given: dict[BodyMember, str] = {}
+    reasons: dict[BodyMember, str] = {}
+    for member in session.present.all():
+        choice = post.get(f"vote_{session.pk}_{member.pk}", "")
+        if choice:
+            given[member] = choice
+            reasons[member] = post.get(f"reasons_{session.pk}_{member.pk}", "")
+    return {"votes": given, "vote_reasons": reasons} if given else {}

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from lotacao.core.dateinputs import DateField
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process import decisions, filings, judging
+from lotacao.enforcement.due_process import decisions, filings, judging, minutes
 from lotacao.enforcement.due_process.choices import alternatives
 from lotacao.enforcement.due_process.stage import in_force_penalty, stage_context
 from lotacao.enforcement.models import (
@@ -261,6 +261,7 @@ class DecisionDetail(ObjectView):
             "decision": decision,
             "notice": notice,
             "penalty_text": describe_penalty(decision.penalty) if decision.penalty else "",
+            "member_votes": minutes.vote_lines(decision),
             "form": form,
             "can_record": permissions.allowed(
                 access_of(request),

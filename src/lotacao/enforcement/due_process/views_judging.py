@@ -19,7 +19,7 @@ from django.views import View
 
 from lotacao.core.dateinputs import DateField
 from lotacao.enforcement import permissions
-from lotacao.enforcement.due_process import decisions, judging, minutes, procedure
+from lotacao.enforcement.due_process import decisions, judging, minutes, procedure, votes
 from lotacao.enforcement.due_process.choices import alternatives
 from lotacao.enforcement.due_process.stage import in_force_penalty
 from lotacao.enforcement.due_process.views_filings import changed_penalty
@@ -168,7 +168,9 @@ class SessionDetail(ObjectView):
                     ],
                     "decision": (decision := Decision.objects.filter(filing=filing).first()),
                     "tally": minutes.tally_words(decision) if decision is not None else "",
-                    "votes": list(Vote.objects.filter(item=item).select_related("member")),
+                    "votes": (cast := list(Vote.objects.filter(item=item).select_related("member"))),
+                    "ballot": _ballot(session, present, cast),
+                    "result": votes.result(item) if cast and decision is None else None,
                 }
             )
         context = {
@@ -179,7 +181,8 @@ class SessionDetail(ObjectView):
             "present": present,
             "present_members": [m for m in members if m in present],
             "items": items,
-            "choices": Vote.Choice.choices,
+            "choices": [c for c in Vote.Choice.choices if c[0] in votes.MERITS],
+            "ballot_choices": Vote.Choice.choices,
             "can_manage": permissions.allowed(
                 access_of(request), session.jurisdiction_id, permissions.JUDGING_ROLES
             ),
@@ -243,20 +246,33 @@ class SessionDetail(ObjectView):
                 reason="Diligência pedida",
             )
             return "Diligência registrada: o processo terá prioridade nas próximas sessões."
+        if action == "vote":
+            raw_member = post.get("member", "")
+            member = BodyMember.objects.filter(pk=int(raw_member) if raw_member.isdigit() else 0).first()
+            if member is None:
+                raise ValidationError("Membro desconhecido.")
+            vote = votes.cast_vote(
+                actor=request.user,
+                item=item,
+                member=member,
+                choice=post.get("choice", ""),
+                reasons=post.get("vote_reasons", ""),
+            )
+            return f"Voto de {member.name} registrado: {vote.get_choice_display()}."
         if action == "judge":
-            votes: dict[BodyMember, str] = {}
+            given: dict[BodyMember, str] = {}
             vote_reasons: dict[BodyMember, str] = {}
             for member in session.present.all():
                 choice = post.get(f"vote_{member.pk}", "")
                 if choice:
-                    votes[member] = choice
+                    given[member] = choice
                     vote_reasons[member] = post.get(f"reasons_{member.pk}", "")
             outcome = post.get("outcome") or None
             decided = decisions.decide(
                 actor=request.user,
                 filing=item.filing,
                 session=session,
-                votes=votes or None,
+                votes=given or None,
                 outcome=outcome,
                 reasons=post.get("reasons", ""),
                 decided_on=session.held_on,
@@ -272,6 +288,13 @@ class SessionDetail(ObjectView):
             )
             return f"Julgado: {decided.get_outcome_display()}."
         raise ValidationError("Ação desconhecida.")
+
+
+def _ballot(session: Session, present: set[BodyMember], cast: list[Vote]) -> list[dict[str, Any]]:
+    """Each member present with the vote recorded so far (None: not yet voted)."""
+    by_member = {v.member_id: v for v in cast}
+    ordered = sorted(present, key=lambda m: (m.role != BodyMember.Role.PRESIDENT, m.name))
+    return [{"member": m, "vote": by_member.get(m.pk)} for m in ordered]
 
 
 def _decimal(raw: Any) -> Any:

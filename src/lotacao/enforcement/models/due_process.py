@@ -216,16 +216,26 @@ class AgendaItem(TenantModel):
 
 
 class Vote(TenantModel):
+    """A member's vote on an agenda item: on the merits (one of the decision's options), or an
+    abstention, or a declared impediment or suspicion (with its reason), which takes the member
+    out of that item's count and quorum (`due_process/votes.py`)."""
+
     class Choice(models.TextChoices):
         UPHOLD = "uphold", "Manter a penalidade"
         ANNUL = "annul", "Acolher (anular o auto)"
         CHANGE = "change", "Alterar a penalidade"
+        ABSTAIN = "abstain", "Abstenção"
+        IMPEDED = "impeded", "Impedimento declarado"
+        SUSPECT = "suspect", "Suspeição declarada"
 
     item = models.ForeignKey(AgendaItem, on_delete=models.CASCADE, related_name="votes")
     member = models.ForeignKey(BodyMember, on_delete=models.PROTECT, related_name="+")
     choice = models.CharField("voto", max_length=20, choices=Choice.choices)
     tie_break = models.BooleanField("voto de desempate", default=False)
     reasons = models.TextField("razões do voto", blank=True)
+    # Cast after the law's judging deadline (Recife art. 42), for the review of art. 40, II.
+    late = models.BooleanField("votou depois do prazo de julgamento", default=False)
+    cast_at = models.DateTimeField("registrado em", null=True, blank=True)
 
     holder_path: ClassVar[str | None] = None
 

@@ -219,9 +219,7 @@ class NoticeCreate(LoginRequiredMixin, View):
             return self._preview(request, code, form, data)
         line = data.get("line")
         payload = json.loads(
-            json.dumps(
-                {"jurisdicao": code, **data, "line": getattr(line, "pk", None)}, cls=DjangoJSONEncoder
-            )
+            json.dumps({"jurisdicao": code, **data, "line": getattr(line, "pk", None)}, cls=DjangoJSONEncoder)
         )
         payload.pop("idempotency_key", None)
         jurisdiction = Jurisdiction.objects.get(code=code)

@@ -78,7 +78,8 @@ def _created(measure: Measure) -> HttpResponse:
 @router.post(
     "/infraction-notices/{int:notice_id}/measures",
     response={201: MeasureOut},
-    summary="Aplicar medida administrativa no auto")
+    summary="Aplicar medida administrativa no auto",
+)
 def apply(request: HttpRequest, notice_id: int, payload: MeasureIn) -> HttpResponse:
     notice = get_object_or_404(InfractionNotice.objects.all(), pk=notice_id)
     _may_act(request, notice.jurisdiction_id)
@@ -97,7 +98,7 @@ def apply(request: HttpRequest, notice_id: int, payload: MeasureIn) -> HttpRespo
 @router.post(
     "/measures/{int:measure_id}/conditions/{condition}",
     response=MeasureOut,
-    summary="Registrar condição de liberação cumprida"
+    summary="Registrar condição de liberação cumprida",
 )
 def meet(request: HttpRequest, measure_id: int, condition: str, payload: ConditionIn) -> HttpResponse:
     measure = measures.meet_condition(

@@ -123,8 +123,7 @@ def issue_slip(
             raise ValidationError(f"O vencimento ({br_date(due_on)}) não pode ser anterior a hoje.")
         number = fine.slip_count if current is not None and current.due_on == due else fine.slip_count + 1
         explanation = (
-            f"{AGENCY_DUE} na guia nº {number}: {br_date(due)} "
-            f"({silence(code, 'fine.due', day)[1]})."
+            f"{AGENCY_DUE} na guia nº {number}: {br_date(due)} ({silence(code, 'fine.due', day)[1]})."
         )
     changes: dict[str, Any] = {"due_on": due, "due_explanation": explanation, "status_note": ""}
     if current is not None and current.due_on != due:

@@ -46,7 +46,9 @@ def fine_context(context: Any, notice: Any) -> dict[str, Any]:
         "slip": fine is not None and slip_available(fine),
         "slip_refusal": slip_refusal(fine, timezone.localdate()) if fine is not None else "",
         # a slip issued before a defense or an appeal: its address stays, and says why it is on hold
-        "slip_on_hold": fine is not None and fine.status != Fine.Status.OPEN and fine.slip_count > 0
+        "slip_on_hold": fine is not None
+        and fine.status != Fine.Status.OPEN
+        and fine.slip_count > 0
         and fine.paid_on is None,
         "open": fine is not None and fine.status in (Fine.Status.OPEN, Fine.Status.AWAITING),
         "today": timezone.localdate(),
