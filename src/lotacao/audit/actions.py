@@ -239,6 +239,17 @@ ACTIONS: dict[str, str] = {
     "seal.imported": "importação de selo do cadastro existente",
     "enforcement.notice_imported": "importação de auto de infração do cadastro existente",
     "charge.imported": "importação de débito do cadastro existente",
+    # councils (issue 23, item 1): members, sessions, attendance, resolutions; art. 40 Recife
+    "council.registered": "cadastro de conselho ou comissão",
+    "member.appointed": "nomeação de membro de conselho",
+    "member.mandate_lost": "perda do mandato por faltas",
+    "member.mandate_ended": "encerramento de mandato de membro de conselho",
+    "member.promoted": "suplente assume a titularidade da cadeira",
+    "seat.vacated": "cadeira de conselho vaga",
+    "session.opened": "abertura de sessão de conselho",
+    "attendance.recorded": "registro de presença em sessão de conselho",
+    "resolution.registered": "registro de resolução ou parecer de conselho",
+    "resolution.revoked": "revogação de resolução ou parecer de conselho",
     # lines: the life of a line (change requests, hearing, end, temporary changes)
     "line_request.filed": "pedido de alteração de linha protocolado",
     "line_request.study_attached": "estudo de viabilidade anexado ao pedido de linha",
