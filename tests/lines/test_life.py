@@ -15,10 +15,11 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from lotacao.core.sample_ids import sample_cnpj
+from lotacao.councils.testing import resolution_for
 from lotacao.lines import gtfs, life, places, services
 from lotacao.lines.models import ChangeRequest, LineEnd, Place
-from tests.lines.test_gtfs import notices
 from tests.lines.conftest import ORIGIN, agency_value, approved_line, east, import_bus, jurisdiction, permit
+from tests.lines.test_gtfs import notices
 
 D = dt.date(2025, 3, 3)
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -49,7 +50,9 @@ def ready(lines_db: Any, tmp_path: Any) -> None:
         agency_value(code, "lines.shared_stretch", {"buffer_m": 25, "min_length_m": 200})
         folder = tmp_path / code
         folder.mkdir()
-        import_bus(code, folder, [{"id": "B1", "shape": far, "stops": far, "departures": {"weekday": ["07:00"]}}])
+        import_bus(
+            code, folder, [{"id": "B1", "shape": far, "stops": far, "departures": {"weekday": ["07:00"]}}]
+        )
     agency_value("marica", "lines.regions", ["Centro", "Itaipuaçu"])
 
 
@@ -107,12 +110,12 @@ def rows(feed: bytes, name: str) -> list[dict[str, str]]:
 
 def test_esteio_a_decision_before_the_hearing_ends_or_without_answers_is_refused(lines_db: Any) -> None:
     line = approved_line("esteio", valid_from=D)
-    holder_permit = permit("esteio", line)
+    permit("esteio", line)
     req = request("esteio", line, origin="public", requester_name="Ana", requester_contact="ana@example.org")
     assert req.status == "filed"
-    with pytest.raises(ValidationError, match="apreciação|oitiva"):
+    with pytest.raises(ValidationError, match=r"apreciação|oitiva"):
         life.to_study(actor=None, request=req, reason="t", on=D)
-    with pytest.raises(ValidationError, match="art. 26, parágrafo único"):
+    with pytest.raises(ValidationError, match=r"art\. 26, parágrafo único"):
         decide(req, D, approve=False)
     life.open_hearing(actor=None, request=req, until=D + dt.timedelta(days=15), reason="t", on=D)
     req.refresh_from_db()
@@ -121,9 +124,24 @@ def test_esteio_a_decision_before_the_hearing_ends_or_without_answers_is_refused
     after = D + dt.timedelta(days=16)
     with pytest.raises(ValidationError, match="prazo da oitiva terminou"):
         life.record_answer(actor=None, request=req, party="x", agrees=True, text="ok", on=after)
-    with pytest.raises(ValidationError, match="nenhum dos permissionários e concessionários da linha se manifestou"):
+    with pytest.raises(
+        ValidationError, match="nenhum dos permissionários e concessionários da linha se manifestou"
+    ):
         life.to_study(actor=None, request=req, reason="t", on=after)
     assert ChangeRequest.objects.get(pk=req.pk).status == "hearing"
+
+
+def test_esteio_a_users_request_needs_the_cmtt(lines_db: Any) -> None:
+    line = approved_line("esteio", valid_from=D)
+    req = request("esteio", line, origin="public", requester_name="Ana", requester_contact="ana@example.org")
+    life.open_hearing(actor=None, request=req, until=D + dt.timedelta(days=2), reason="t", on=D)
+    life.record_answer(actor=None, request=req, party="Cooperativa", agrees=True, text="Sim", on=D)
+    after = D + dt.timedelta(days=3)
+    life.to_study(actor=None, request=req, reason="t", on=after)
+    req.refresh_from_db()
+    with pytest.raises(ValidationError, match=r"CMTT.*art\. 26, parágrafo único"):
+        decide(req, after)
+    assert decide(req, after, resolution=resolution_for("esteio", "line.change", after)).status == "approved"
 
 
 def test_esteio_walks_from_filing_to_approval(lines_db: Any) -> None:
@@ -132,7 +150,12 @@ def test_esteio_walks_from_filing_to_approval(lines_db: Any) -> None:
     req = request("esteio", line)
     life.open_hearing(actor=None, request=req, until=D + dt.timedelta(days=10), reason="t", on=D)
     life.record_answer(
-        actor=None, request=req, party="", holder=holder_permit.holder, agrees=False, text="Perco passageiros",
+        actor=None,
+        request=req,
+        party="",
+        holder=holder_permit.holder,
+        agrees=False,
+        text="Perco passageiros",
         on=D + dt.timedelta(days=2),
     )
     after = D + dt.timedelta(days=11)
@@ -162,7 +185,9 @@ def test_cabo_approval_needs_the_entities_agreement(ready: Any) -> None:
 
     req2 = request("cabo", line)
     life.open_hearing(actor=None, request=req2, until=D + dt.timedelta(days=5), reason="t", on=D)
-    life.record_answer(actor=None, request=req2, party="", entity=entity("cabo"), agrees=False, text="Não", on=D)
+    life.record_answer(
+        actor=None, request=req2, party="", entity=entity("cabo"), agrees=False, text="Não", on=D
+    )
     life.to_study(actor=None, request=req2, reason="t", on=after)
     req2.refresh_from_db()
     with pytest.raises(ValidationError, match="não concordaram"):
@@ -178,13 +203,23 @@ def test_cabo_ending_a_line_moves_its_holders_on_the_date(ready: Any) -> None:
         life.end_line(actor=None, line=line, effective_on=D, act="Ato 1", act_date=D, reasons="r", on=D)
     req = request("cabo", line, kind="end")
     life.open_hearing(actor=None, request=req, until=D + dt.timedelta(days=3), reason="t", on=D)
-    life.record_answer(actor=None, request=req, party="", entity=entity("cabo", 2), agrees=True, text="Sim", on=D)
+    life.record_answer(
+        actor=None, request=req, party="", entity=entity("cabo", 2), agrees=True, text="Sim", on=D
+    )
     after = D + dt.timedelta(days=4)
     life.to_study(actor=None, request=req, reason="t", on=after)
     req = decide(ChangeRequest.objects.get(pk=req.pk), after)
     effective = after + dt.timedelta(days=20)
-    kwargs = {"actor": None, "line": line, "effective_on": effective, "act": "Ato 2/2025", "act_date": after,
-              "reasons": "Linha sem demanda", "request": req, "on": after}
+    kwargs = {
+        "actor": None,
+        "line": line,
+        "effective_on": effective,
+        "act": "Ato 2/2025",
+        "act_date": after,
+        "reasons": "Linha sem demanda",
+        "request": req,
+        "on": after,
+    }
     with pytest.raises(ValidationError, match="remanejar"):
         life.end_line(fate="end", **kwargs)
     with pytest.raises(ValidationError, match="linha que recebe"):
@@ -214,12 +249,18 @@ def test_recife_hearing_optional_study_required_to_create(lines_db: Any) -> None
     with pytest.raises(ValidationError, match="estudo de viabilidade"):
         decide(req, D)
     life.attach_study(
-        actor=None, request=req, study="Estudo nº 3/2025", reason="t",
+        actor=None,
+        request=req,
+        study="Estudo nº 3/2025",
+        reason="t",
         file=SimpleUploadedFile("estudo.pdf", PDF, content_type="application/pdf"),
     )
     req.refresh_from_db()
     assert req.study_content_type == "application/pdf"
-    assert decide(req, D).status == "approved"
+    with pytest.raises(ValidationError, match=r"CMTT/Recife.*art\. 3º, § 1º.*não é aprovado"):
+        decide(req, D)  # the council's approval (Recife art. 3º, § 1º)
+    done = decide(req, D, resolution=resolution_for("recife", "line.create", D))
+    assert done.status == "approved" and done.resolution is not None
     with pytest.raises(ValidationError, match="PDF, PNG ou JPEG"):
         request("recife", None, kind="create", study_file=SimpleUploadedFile("x.txt", b"hello"))
 
@@ -228,11 +269,20 @@ def test_recife_ending_a_line_staff_choose_and_places_end(lines_db: Any) -> None
     line = approved_line("recife", valid_from=D)
     p = permit("recife", line)
     places.assign_place(actor=None, permit=p, line=line, starts_on=D, reason="t")
-    kwargs = {"actor": None, "line": line, "effective_on": D + dt.timedelta(days=30), "act": "Resolução CMTT 4/2025",
-              "act_date": D, "reasons": "Linha sem demanda", "on": D}
+    kwargs = {
+        "actor": None,
+        "line": line,
+        "effective_on": D + dt.timedelta(days=30),
+        "act": "Resolução CMTT 4/2025",
+        "act_date": D,
+        "reasons": "Linha sem demanda",
+        "on": D,
+    }
     with pytest.raises(ValidationError, match="Escolha o que acontece"):
         life.end_line(**kwargs)
-    ending = life.end_line(fate="end", **kwargs)
+    with pytest.raises(ValidationError, match="sem ela a linha continua em operação"):
+        life.end_line(fate="end", **kwargs)
+    ending = life.end_line(fate="end", resolution=resolution_for("recife", "line.end", D), **kwargs)
     assert "não diz o que acontece às permissões" in ending.fate_reading
     assert life.deactivate_due(on=D + dt.timedelta(days=40)) == 1
     place = Place.objects.get(permit=p)
@@ -287,14 +337,28 @@ def test_a_suspension_and_a_detour_are_in_the_exported_feed(lines_db: Any, tmp_p
     other = approved_line("recife", valid_from=D)
     order(other)
     life.add_temporary_change(
-        actor=None, line=line, cause="event", description="Carnaval", starts_on=dt.date(2025, 3, 10),
-        ends_on=dt.date(2025, 3, 12), suspended=True, act="Portaria 5/2025", reason="t",
+        actor=None,
+        line=line,
+        cause="event",
+        description="Carnaval",
+        starts_on=dt.date(2025, 3, 10),
+        ends_on=dt.date(2025, 3, 12),
+        suspended=True,
+        act="Portaria 5/2025",
+        reason="t",
     )
     lon, lat = -34.900, -8.050
     detour = [[lon, lat], [east(lon, lat, 1000), lat - 0.004], [east(lon, lat, 2000), lat]]
     life.add_temporary_change(
-        actor=None, line=other, cause="works", description="Obras na ponte", starts_on=dt.date(2025, 3, 17),
-        ends_on=dt.date(2025, 3, 21), itinerary=detour, act="Portaria 6/2025", reason="t",
+        actor=None,
+        line=other,
+        cause="works",
+        description="Obras na ponte",
+        starts_on=dt.date(2025, 3, 17),
+        ends_on=dt.date(2025, 3, 21),
+        itinerary=detour,
+        act="Portaria 6/2025",
+        reason="t",
         stops=[
             {"name": "Terminal Bairro", "lat": lat, "lon": lon, "kind": "terminal"},
             {"name": "Desvio da Ponte", "lat": lat - 0.004, "lon": east(lon, lat, 1000)},
@@ -303,11 +367,20 @@ def test_a_suspension_and_a_detour_are_in_the_exported_feed(lines_db: Any, tmp_p
     )
     with pytest.raises(ValidationError, match="já tem uma alteração temporária"):
         life.add_temporary_change(
-            actor=None, line=line, cause="works", description="x", starts_on=dt.date(2025, 3, 12),
-            ends_on=dt.date(2025, 3, 13), suspended=True, act="P", reason="t",
+            actor=None,
+            line=line,
+            cause="works",
+            description="x",
+            starts_on=dt.date(2025, 3, 12),
+            ends_on=dt.date(2025, 3, 13),
+            suspended=True,
+            act="P",
+            reason="t",
         )
     feed = gtfs.export("recife", D, "https://lotacao.example.org/publico/linhas/recife/")
-    removed = {(r["service_id"], r["date"]) for r in rows(feed, "calendar_dates.txt") if r["exception_type"] == "2"}
+    removed = {
+        (r["service_id"], r["date"]) for r in rows(feed, "calendar_dates.txt") if r["exception_type"] == "2"
+    }
     for day in ("20250310", "20250311", "20250312"):
         assert (f"{line.code}-oso1-weekday", day) in removed
     assert (f"{line.code}-oso1-weekday", "20250313") not in removed
@@ -315,7 +388,9 @@ def test_a_suspension_and_a_detour_are_in_the_exported_feed(lines_db: Any, tmp_p
         assert (f"{other.code}-oso1-weekday", day) in removed
     calendar = {r["service_id"]: r for r in rows(feed, "calendar.txt")}
     alt = [s for s in calendar if s.startswith(f"{other.code}-oso1-alt")]
-    assert alt and all(calendar[s]["start_date"] == "20250317" and calendar[s]["end_date"] == "20250321" for s in alt)
+    assert alt and all(
+        calendar[s]["start_date"] == "20250317" and calendar[s]["end_date"] == "20250321" for s in alt
+    )
     trips = [t for t in rows(feed, "trips.txt") if t["service_id"] in alt]
     assert trips and {t["route_id"] for t in trips} == {other.code}
     names = {r["stop_id"]: r["stop_name"] for r in rows(feed, "stops.txt")}
@@ -330,8 +405,17 @@ def test_a_suspension_and_a_detour_are_in_the_exported_feed(lines_db: Any, tmp_p
 def test_an_ended_line_leaves_the_feed_on_its_date(lines_db: Any) -> None:
     line = approved_line("recife", valid_from=D)
     order(line)
-    life.end_line(actor=None, line=line, effective_on=dt.date(2025, 4, 1), act="Resolução 9/2025", act_date=D,
-                  reasons="r", fate="end", on=D)
+    life.end_line(
+        actor=None,
+        line=line,
+        effective_on=dt.date(2025, 4, 1),
+        act="Resolução 9/2025",
+        act_date=D,
+        reasons="r",
+        fate="end",
+        on=D,
+        resolution=resolution_for("recife", "line.end", D),
+    )
     feed = gtfs.export("recife", D, "https://lotacao.example.org/publico/linhas/recife/")
     ends = {r["end_date"] for r in rows(feed, "calendar.txt") if r["service_id"].startswith(line.code)}
     assert ends == {"20250331"}

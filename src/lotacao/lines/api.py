@@ -347,6 +347,7 @@ class ChangeRequestOut(Schema):
     act: str
     act_date: dt.date | None
     effective_on: dt.date | None
+    resolution_id: int | None
     law: str  # what the law says about the hearing (or the reading where it is silent)
     answers: list[AnswerOut]
 
@@ -380,6 +381,7 @@ class DecisionIn(Schema):
     act: str
     act_date: dt.date
     effective_on: dt.date | None = None
+    resolution_id: int | None = None  # the council's resolution, where the law submits it (councils)
 
 
 class LineEndIn(Schema):
@@ -390,6 +392,7 @@ class LineEndIn(Schema):
     fate: str = ""  # move | end (where the law lets staff choose)
     target_line_id: int | None = None
     request_id: int | None = None
+    resolution_id: int | None = None
 
 
 class LineEndOut(Schema):
@@ -452,6 +455,7 @@ def _request_out(req: Any) -> dict[str, Any]:
         "act": req.act,
         "act_date": req.act_date,
         "effective_on": req.effective_on,
+        "resolution_id": req.resolution_id,
         "law": life.hearing_rule(req.jurisdiction_id, timezone.localdate()).text(),
         "answers": [
             {
@@ -465,6 +469,12 @@ def _request_out(req: Any) -> dict[str, Any]:
             for a in HearingAnswer.objects.filter(request=req)
         ],
     }
+
+
+def _resolution(pk: int | None) -> Any:
+    from lotacao.councils.models import Resolution
+
+    return get_object_or_404(Resolution.objects.all(), pk=pk) if pk else None
 
 
 def _request(pk: int) -> Any:
@@ -491,7 +501,9 @@ def file_change_request(request: HttpRequest, payload: ChangeRequestIn) -> Statu
     _require(request, payload.jurisdiction)
     line = _line(payload.line_id) if payload.line_id is not None else None
     holder = (
-        get_object_or_404(Holder.objects.all(), pk=payload.holder_id) if payload.holder_id is not None else None
+        get_object_or_404(Holder.objects.all(), pk=payload.holder_id)
+        if payload.holder_id is not None
+        else None
     )
     req = life.file_request(
         actor=request.user,
@@ -520,7 +532,9 @@ def open_change_hearing(request: HttpRequest, request_id: int, payload: HearingI
 
     req = _request(request_id)
     _require(request, req.jurisdiction_id)
-    return _request_out(life.open_hearing(actor=request.user, request=req, until=payload.until, reason=payload.reason))
+    return _request_out(
+        life.open_hearing(actor=request.user, request=req, until=payload.until, reason=payload.reason)
+    )
 
 
 @router.post("/change-requests/{request_id}/answers", response={201: ChangeRequestOut})
@@ -533,8 +547,14 @@ def record_change_answer(request: HttpRequest, request_id: int, payload: AnswerI
     holder = get_object_or_404(Holder.objects.all(), pk=payload.holder_id) if payload.holder_id else None
     entity = get_object_or_404(Company.objects.all(), pk=payload.entity_id) if payload.entity_id else None
     life.record_answer(
-        actor=request.user, request=req, party=payload.party, agrees=payload.agrees, text=payload.text,
-        on=payload.answered_on, holder=holder, entity=entity,
+        actor=request.user,
+        request=req,
+        party=payload.party,
+        agrees=payload.agrees,
+        text=payload.text,
+        on=payload.answered_on,
+        holder=holder,
+        entity=entity,
     )
     return Status(201, _request_out(_request(request_id)))
 
@@ -545,7 +565,9 @@ def attach_change_study(request: HttpRequest, request_id: int, payload: StudyIn)
 
     req = _request(request_id)
     _require(request, req.jurisdiction_id)
-    return _request_out(life.attach_study(actor=request.user, request=req, study=payload.study, reason=payload.reason))
+    return _request_out(
+        life.attach_study(actor=request.user, request=req, study=payload.study, reason=payload.reason)
+    )
 
 
 @router.post("/change-requests/{request_id}/to-study", response=ChangeRequestOut)
@@ -564,8 +586,14 @@ def decide_change_request(request: HttpRequest, request_id: int, payload: Decisi
     req = _request(request_id)
     _require(request, req.jurisdiction_id, ("gestor",))
     done = life.decide(
-        actor=request.user, request=req, approve=payload.approve, reasons=payload.reasons, act=payload.act,
-        act_date=payload.act_date, effective_on=payload.effective_on,
+        actor=request.user,
+        request=req,
+        approve=payload.approve,
+        reasons=payload.reasons,
+        act=payload.act,
+        act_date=payload.act_date,
+        effective_on=payload.effective_on,
+        resolution=_resolution(payload.resolution_id),
     )
     return _request_out(done)
 
@@ -592,8 +620,16 @@ def end_line(request: HttpRequest, line_id: int, payload: LineEndIn) -> Status[d
     target = _line(payload.target_line_id) if payload.target_line_id else None
     req = _request(payload.request_id) if payload.request_id else None
     ending = life.end_line(
-        actor=request.user, line=line, effective_on=payload.effective_on, act=payload.act,
-        act_date=payload.act_date, reasons=payload.reasons, fate=payload.fate, target=target, request=req,
+        actor=request.user,
+        line=line,
+        effective_on=payload.effective_on,
+        act=payload.act,
+        act_date=payload.act_date,
+        reasons=payload.reasons,
+        fate=payload.fate,
+        target=target,
+        request=req,
+        resolution=_resolution(payload.resolution_id),
     )
     return Status(201, _end_out(ending))
 
@@ -628,8 +664,16 @@ def add_temporary_change(request: HttpRequest, line_id: int, payload: TemporaryI
     line = _line(line_id)
     _require(request, line.jurisdiction_id)
     change = life.add_temporary_change(
-        actor=request.user, line=line, cause=payload.cause, description=payload.description,
-        starts_on=payload.starts_on, ends_on=payload.ends_on, act=payload.act, reason=payload.reason,
-        suspended=payload.suspended, itinerary=payload.itinerary, stops=[dict(s) for s in payload.stops],
+        actor=request.user,
+        line=line,
+        cause=payload.cause,
+        description=payload.description,
+        starts_on=payload.starts_on,
+        ends_on=payload.ends_on,
+        act=payload.act,
+        reason=payload.reason,
+        suspended=payload.suspended,
+        itinerary=payload.itinerary,
+        stops=[dict(s) for s in payload.stops],
     )
     return Status(201, _temporary_out(change))

@@ -9,8 +9,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from lotacao.core.dateinputs import DateField, DateInput
+from lotacao.councils.models import Resolution
 from lotacao.lines.forms import _json_list, reason_field
 from lotacao.lines.models import ChangeRequest, LineEnd, TemporaryChange
+from lotacao.registry.models import Company, Holder, Line
 
 DATE = DateInput()
 STUDY_HELP = "PDF, PNG ou JPEG, até 20 MB."
@@ -19,13 +21,18 @@ STUDY_HELP = "PDF, PNG ou JPEG, até 20 MB."
 class RequestForm(forms.Form):
     kind = forms.ChoiceField(label="Pedido", choices=ChangeRequest.Kind.choices)
     origin = forms.ChoiceField(label="Quem pede", choices=ChangeRequest.Origin.choices)
-    holder = forms.ModelChoiceField(label="Permissionário (se for ele quem pede)", queryset=None, required=False)
+    holder = forms.ModelChoiceField(
+        label="Permissionário (se for ele quem pede)", queryset=Holder.objects.none(), required=False
+    )
     requester_name = forms.CharField(label="Nome de quem pede (usuário)", max_length=200, required=False)
     requester_contact = forms.CharField(label="Contato (e-mail ou telefone)", max_length=200, required=False)
     proposal = forms.CharField(label="O que se pede", widget=forms.Textarea(attrs={"rows": 3}))
     reasons = forms.CharField(label="Motivos", widget=forms.Textarea(attrs={"rows": 3}))
-    study = forms.CharField(label="Estudo de viabilidade (resumo ou referência)", required=False,
-                            widget=forms.Textarea(attrs={"rows": 2}))
+    study = forms.CharField(
+        label="Estudo de viabilidade (resumo ou referência)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
     study_file = forms.FileField(label="Arquivo do estudo", required=False, help_text=STUDY_HELP)
 
     def __init__(self, *args: Any, holders: Any, **kwargs: Any) -> None:
@@ -40,7 +47,9 @@ class PublicProposalForm(forms.Form):
         label="O que você propõe",
         choices=[(k, v) for k, v in ChangeRequest.Kind.choices if k != ChangeRequest.Kind.CREATE],
     )
-    proposal = forms.CharField(label="Sua proposta", max_length=3000, widget=forms.Textarea(attrs={"rows": 4}))
+    proposal = forms.CharField(
+        label="Sua proposta", max_length=3000, widget=forms.Textarea(attrs={"rows": 4})
+    )
     reasons = forms.CharField(label="Por quê", max_length=3000, widget=forms.Textarea(attrs={"rows": 3}))
     requester_name = forms.CharField(label="Seu nome", max_length=200)
     requester_contact = forms.CharField(
@@ -56,10 +65,13 @@ class HearingForm(forms.Form):
 
 
 class AnswerForm(forms.Form):
-    holder = forms.ModelChoiceField(label="Permissionário", queryset=None, required=False)
-    entity = forms.ModelChoiceField(label="Entidade representativa dos permissionários", queryset=None,
-                                    required=False)
-    party = forms.CharField(label="Quem se manifestou (se não estiver nas listas)", max_length=200, required=False)
+    holder = forms.ModelChoiceField(label="Permissionário", queryset=Holder.objects.none(), required=False)
+    entity = forms.ModelChoiceField(
+        label="Entidade representativa dos permissionários", queryset=Company.objects.none(), required=False
+    )
+    party = forms.CharField(
+        label="Quem se manifestou (se não estiver nas listas)", max_length=200, required=False
+    )
     agrees = forms.TypedChoiceField(
         label="Posição", choices=[("1", "Concorda"), ("0", "Não concorda")], coerce=lambda v: v == "1"
     )
@@ -81,8 +93,11 @@ class AnswerForm(forms.Form):
 
 
 class StudyForm(forms.Form):
-    study = forms.CharField(label="Estudo de viabilidade (resumo ou referência)", required=False,
-                            widget=forms.Textarea(attrs={"rows": 2}))
+    study = forms.CharField(
+        label="Estudo de viabilidade (resumo ou referência)",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
     file = forms.FileField(label="Arquivo do estudo", required=False, help_text=STUDY_HELP)
     reason = reason_field()
 
@@ -97,20 +112,57 @@ class DecisionForm(forms.Form):
     act_date = DateField(label="Data do ato", widget=DATE)
     effective_on = DateField(label="Em vigor a partir de (se aprovado)", widget=DATE, required=False)
     reasons = forms.CharField(label="Fundamentos da decisão", widget=forms.Textarea(attrs={"rows": 3}))
+    resolution = forms.ModelChoiceField(
+        label="Resolução do conselho", queryset=Resolution.objects.none(), required=False
+    )
+
+    def __init__(self, *args: Any, resolutions: Any, council: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["resolution"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = resolutions
+        if council:
+            field.help_text = council
+        else:
+            del self.fields["resolution"]
 
 
 class EndForm(forms.Form):
     effective_on = DateField(label="Linha extinta a partir de", widget=DATE)
     act = forms.CharField(label="Ato de extinção (número)", max_length=300)
     act_date = DateField(label="Data do ato", widget=DATE)
-    fate = forms.ChoiceField(label="Permissões da linha", choices=[("", "—"), *LineEnd.Fate.choices], required=False)
-    target = forms.ModelChoiceField(label="Linha que recebe as permissões", queryset=None, required=False)
-    request = forms.ModelChoiceField(label="Pedido de extinção aprovado", queryset=None, required=False)
+    fate = forms.ChoiceField(
+        label="Permissões da linha", choices=[("", "—"), *LineEnd.Fate.choices], required=False
+    )
+    target = forms.ModelChoiceField(
+        label="Linha que recebe as permissões", queryset=Line.objects.none(), required=False
+    )
+    request = forms.ModelChoiceField(
+        label="Pedido de extinção aprovado", queryset=ChangeRequest.objects.none(), required=False
+    )
+    resolution = forms.ModelChoiceField(
+        label="Resolução do conselho", queryset=Resolution.objects.none(), required=False
+    )
     reasons = forms.CharField(label="Motivos", widget=forms.Textarea(attrs={"rows": 3}))
 
-    def __init__(self, *args: Any, lines: Any, requests: Any, fate_help: str, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        lines: Any,
+        requests: Any,
+        fate_help: str,
+        resolutions: Any,
+        council: str,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        for name, queryset in (("target", lines), ("request", requests)):
+        if council:
+            self.fields["resolution"].help_text = council
+        else:
+            del self.fields["resolution"]
+        for name, queryset in (("target", lines), ("request", requests), ("resolution", resolutions)):
+            if name not in self.fields:
+                continue
             field = self.fields[name]
             assert isinstance(field, forms.ModelChoiceField)
             field.queryset = queryset
@@ -122,7 +174,9 @@ class TemporaryForm(forms.Form):
     description = forms.CharField(label="Descrição", max_length=300)
     starts_on = DateField(label="De", widget=DATE)
     ends_on = DateField(label="Até", widget=DATE)
-    suspended = forms.BooleanField(label="Linha suspensa no período (sem itinerário alternativo)", required=False)
+    suspended = forms.BooleanField(
+        label="Linha suspensa no período (sem itinerário alternativo)", required=False
+    )
     act = forms.CharField(label="Ato que autoriza", max_length=300)
     itinerary = forms.CharField(widget=forms.HiddenInput, required=False)
     stops = forms.CharField(widget=forms.HiddenInput, required=False)

@@ -32,9 +32,9 @@ from django.utils import timezone
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.core import law
 from lotacao.core.formats import br_date
-from lotacao.lines import change_states
+from lotacao.councils import gates
+from lotacao.lines import change_states, places
 from lotacao.lines import law as lines_law
-from lotacao.lines import places
 from lotacao.lines.geometry import valid_itinerary
 from lotacao.lines.models import ChangeRequest, HearingAnswer, LineEnd, Place, TemporaryChange
 from lotacao.registry.models import Line
@@ -176,12 +176,17 @@ def file_request(
     if study_file:
         request.study_file.save("estudo", study_file, save=False)
     return create_audited(
-        actor=actor, instance=request, reason=f"Pedido protocolado: {reasons}"[:500], action="line_request.filed"
+        actor=actor,
+        instance=request,
+        reason=f"Pedido protocolado: {reasons}"[:500],
+        action="line_request.filed",
     )
 
 
 @transaction.atomic
-def attach_study(*, actor: Any, request: ChangeRequest, study: str, reason: str, file: Any = None) -> ChangeRequest:
+def attach_study(
+    *, actor: Any, request: ChangeRequest, study: str, reason: str, file: Any = None
+) -> ChangeRequest:
     request = ChangeRequest.unscoped.select_for_update().get(pk=request.pk)
     if request.status in change_states.FINAL:
         raise ValidationError("O pedido já foi decidido.")
@@ -260,12 +265,11 @@ def record_answer(
 
 def _hearing_refusal(request: ChangeRequest, rule: HearingRule, day: dt.date, approving: bool) -> str | None:
     """Why the law does not let the request be decided yet (None when it does)."""
-    if request.status == S.HEARING or request.hearing_until is not None:
-        if request.hearing_until is not None and day <= request.hearing_until:
-            return (
-                f"a oitiva dos operadores vai até {br_date(request.hearing_until)}: a decisão só pode vir "
-                f"depois do prazo ({rule.citation or 'prazo marcado pelo órgão'})"
-            )
+    if request.hearing_until is not None and day <= request.hearing_until:
+        return (
+            f"a oitiva dos operadores vai até {br_date(request.hearing_until)}: a decisão só pode vir "
+            "depois do prazo marcado ao abrir a oitiva"
+        )
     if not rule.required:
         return None
     if request.hearing_opened_on is None:
@@ -293,7 +297,11 @@ def to_study(*, actor: Any, request: ChangeRequest, reason: str, on: dt.date | N
     if why:
         raise ValidationError(f"Não é possível passar o pedido ao estudo: {why}.")
     return update_audited(
-        actor=actor, instance=request, changes={"status": S.STUDY}, reason=reason, action="line_request.to_study"
+        actor=actor,
+        instance=request,
+        changes={"status": S.STUDY},
+        reason=reason,
+        action="line_request.to_study",
     )
 
 
@@ -301,15 +309,18 @@ def study_required(request: ChangeRequest, rule: HearingRule) -> bool:
     return rule.study == "all" or (rule.study == "create" and request.kind == K.CREATE)
 
 
-def _council(code: str, gate: str, on: dt.date, resolution: Any, otherwise: str) -> None:
-    """The council's act where the councils app says one is needed (once it exists)."""
-    try:
-        from lotacao.councils import gates  # type: ignore[attr-defined]
-    except ImportError:
-        return
-    require = getattr(gates, "require", None)
-    if require is not None:
-        require(code, gate, on, resolution, otherwise=otherwise)
+def council_gates(request: ChangeRequest) -> list[str]:
+    """The councils' gates an approval of `request` passes (lotacao.councils.gates): the change
+    asked by an operator or a user (Esteio art. 26, parágrafo único: "a critério exclusivo da SMOVT
+    e do CMTT"), and the creation, the fleet change and the end of a line (Recife art. 3º, § 1º)."""
+    keys = [] if request.origin == ChangeRequest.Origin.AGENCY else ["line.change"]
+    by_kind: dict[str, list[str]] = {
+        K.CREATE: ["line.create"],
+        K.FLEET: ["fleet.change"],
+        K.END: ["line.end"],
+    }
+    keys += by_kind.get(str(request.kind), [])
+    return [k for k in keys if gates.gate(request.jurisdiction_id, k) is not None]
 
 
 @transaction.atomic
@@ -353,8 +364,10 @@ def decide(
             )
         if effective_on is None or effective_on < act_date:
             raise ValidationError("Informe a data em que a mudança entra em vigor (não antes do ato).")
-        _council(code, "line.change", act_date, resolution, "sem ela a mudança da linha não é aprovada")
+        for key in council_gates(request):
+            gates.require(code, key, act_date, resolution, otherwise="sem ela o pedido não é aprovado")
         changes["effective_on"] = effective_on
+        changes["resolution"] = resolution
     return update_audited(
         actor=actor,
         instance=request,
@@ -419,10 +432,14 @@ def end_line(
         if target is None:
             raise ValidationError("Indique a linha que recebe as permissões.")
         if target.pk == line.pk or target.jurisdiction_id != code or not target.active:
-            raise ValidationError("A linha que recebe as permissões deve ser outra linha ativa da mesma jurisdição.")
+            raise ValidationError(
+                "A linha que recebe as permissões deve ser outra linha ativa da mesma jurisdição."
+            )
     else:
         target = None
-    _council(code, "line.end", act_date, resolution, "sem ela a linha continua em operação")
+    if resolution is None and request is not None:
+        resolution = request.resolution  # the council's act that approved the request to end it
+    gates.require(code, "line.end", act_date, resolution, otherwise="sem ela a linha continua em operação")
     return create_audited(
         actor=actor,
         instance=LineEnd(
@@ -435,6 +452,7 @@ def end_line(
             target=target,
             act=act[:300],
             act_date=act_date,
+            resolution=resolution,
             reasons=reasons,
         ),
         reason=reasons,
@@ -447,14 +465,21 @@ def _apply(ending: LineEnd) -> None:
     last_day = ending.effective_on - dt.timedelta(days=1)
     why = f"Extinção da linha {line.code} ({ending.act})"
     report: dict[str, Any] = {"moved": [], "ended": [], "failed": []}
-    rows = Place.unscoped.filter(line=line).filter(Q(ends_on__isnull=True) | Q(ends_on__gte=ending.effective_on))
+    rows = Place.unscoped.filter(line=line).filter(
+        Q(ends_on__isnull=True) | Q(ends_on__gte=ending.effective_on)
+    )
     for place in rows.select_related("permit"):
         label = str(place.permit)
         if ending.fate == LineEnd.Fate.MOVE and ending.target is not None:
             try:
                 with transaction.atomic():
                     places.move_place(
-                        actor=None, place=place, line=ending.target, on=ending.effective_on, act=ending.act, reason=why
+                        actor=None,
+                        place=place,
+                        line=ending.target,
+                        on=ending.effective_on,
+                        act=ending.act,
+                        reason=why,
                     )
                 report["moved"].append(label)
                 continue
@@ -463,12 +488,19 @@ def _apply(ending: LineEnd) -> None:
         place.refresh_from_db()
         if place.ends_on is None or place.ends_on >= ending.effective_on:
             if place.ends_on is not None:
-                update_audited(actor=None, instance=place, changes={"ends_on": max(last_day, place.starts_on)},
-                               reason=why, action="place.ended")
+                update_audited(
+                    actor=None,
+                    instance=place,
+                    changes={"ends_on": max(last_day, place.starts_on)},
+                    reason=why,
+                    action="place.ended",
+                )
             else:
                 places.end_place(actor=None, place=place, on=max(last_day, place.starts_on), reason=why)
             report["ended"].append(label)
-    update_audited(actor=None, instance=line, changes={"active": False}, reason=why, action="line_end.applied")
+    update_audited(
+        actor=None, instance=line, changes={"active": False}, reason=why, action="line_end.applied"
+    )
     update_audited(
         actor=None,
         instance=ending,
@@ -535,7 +567,8 @@ def add_temporary_change(
     ).first()
     if clash is not None:
         raise ValidationError(
-            f"A linha já tem uma alteração temporária de {br_date(clash.starts_on)} a {br_date(clash.ends_on)}."
+            f"A linha já tem uma alteração temporária de {br_date(clash.starts_on)} "
+            f"a {br_date(clash.ends_on)}."
         )
     return create_audited(
         actor=actor,
@@ -562,7 +595,11 @@ def cancel_temporary_change(*, actor: Any, change: TemporaryChange, reason: str)
     if change.cancelled:
         raise ValidationError("Esta alteração temporária já foi cancelada.")
     return update_audited(
-        actor=actor, instance=change, changes={"cancelled": True}, reason=reason, action="temporary_change.cancelled"
+        actor=actor,
+        instance=change,
+        changes={"cancelled": True},
+        reason=reason,
+        action="temporary_change.cancelled",
     )
 
 

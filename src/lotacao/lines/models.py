@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from lotacao.core.tenancy import TenantModel
+from lotacao.documents.models import private_storage
 
 DAY_TYPES = {
     "weekday": "Dias úteis",
@@ -341,12 +342,6 @@ def study_upload_name(instance: ChangeRequest, filename: str) -> str:
     return f"line_studies/{instance.jurisdiction_id}/{uuid.uuid4().hex}.{extension}"
 
 
-def _private_storage() -> object:
-    from lotacao.documents.models import private_storage
-
-    return private_storage
-
-
 class ChangeRequest(TenantModel):
     """A request to change, create or end a line, by a user, a holder or the agency itself; its
     states are in lotacao.lines.change_states."""
@@ -387,7 +382,7 @@ class ChangeRequest(TenantModel):
     reasons = models.TextField("motivos")
     study = models.TextField("estudo de viabilidade", blank=True)
     study_file = models.FileField(
-        "arquivo do estudo", storage=_private_storage, upload_to=study_upload_name, max_length=200, blank=True
+        "arquivo do estudo", storage=private_storage, upload_to=study_upload_name, max_length=200, blank=True
     )
     study_content_type = models.CharField(max_length=40, blank=True)
     filed_on = models.DateField("protocolado em")
@@ -398,6 +393,14 @@ class ChangeRequest(TenantModel):
     act = models.CharField("ato da decisão", max_length=300, blank=True)
     act_date = models.DateField("data do ato", null=True, blank=True)
     effective_on = models.DateField("em vigor a partir de", null=True, blank=True)
+    resolution = models.ForeignKey(
+        "councils.Resolution",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="resolução do conselho",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "holder_id"
@@ -460,11 +463,23 @@ class LineEnd(TenantModel):
     fate = models.CharField("permissões da linha", max_length=5, choices=Fate.choices)
     fate_reading = models.TextField("leitura da lei sobre as permissões", blank=True)
     target = models.ForeignKey(
-        "registry.Line", on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        "registry.Line",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name="linha que recebe as permissões",
     )
     act = models.CharField("ato de extinção", max_length=300)
     act_date = models.DateField("data do ato")
+    resolution = models.ForeignKey(
+        "councils.Resolution",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="resolução do conselho",
+    )
     reasons = models.TextField("motivos")
     done_on = models.DateField("aplicada em", null=True, blank=True)
     report = models.JSONField("o que foi feito", default=dict, blank=True)

@@ -198,7 +198,9 @@ def public_temporary(line: Any, on: dt.date) -> list[dict[str, Any]]:
     """The line's temporary changes (works, events) not over by `on`: dates and what changes."""
     from lotacao.lines.models import TemporaryChange
 
-    rows = TemporaryChange.unscoped.filter(line_id=line.pk, cancelled=False, ends_on__gte=on).order_by("starts_on")
+    rows = TemporaryChange.unscoped.filter(line_id=line.pk, cancelled=False, ends_on__gte=on).order_by(
+        "starts_on"
+    )
     return [
         {
             "cause": t.get_cause_display(),

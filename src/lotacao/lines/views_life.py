@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
+from lotacao.councils import gates
+from lotacao.councils.models import Resolution
 from lotacao.inspections import permissions
 from lotacao.lines import change_states, life, maps
 from lotacao.lines import law as lines_law
@@ -36,13 +38,23 @@ ROLES = ("gestor", "atendente")
 DECIDERS = ("gestor",)
 
 
+def _resolutions(code: str, keys: list[str], on: Any) -> Any:
+    """The council's resolutions that can open these gates (lotacao.councils.gates)."""
+    found = Resolution.objects.none()
+    for key in keys:
+        found = found | gates.valid_resolutions(code, key, on)
+    return found
+
+
 def request_url(req: ChangeRequest) -> str:
     return reverse("lines:request", kwargs={"pk": req.pk})
 
 
 class RequestList(LoginRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        rows = ChangeRequest.objects.select_related("line", "jurisdiction").order_by("-filed_on", "-number")[:200]
+        rows = ChangeRequest.objects.select_related("line", "jurisdiction").order_by("-filed_on", "-number")[
+            :200
+        ]
         codes = permissions.jurisdictions_for(getattr(request, "access", None), ROLES)
         today = timezone.localdate()
         return render(
@@ -78,14 +90,18 @@ class RequestCreate(LoginRequiredMixin, View):
     def _form(self, code: str, line: Line | None, data: Any = None, files: Any = None) -> RequestForm:
         initial = {"origin": "agency", "kind": "itinerary" if line else "create"}
         return RequestForm(
-            data, files, holders=Holder.objects.filter(jurisdiction_id=code).select_related("person"),
+            data,
+            files,
+            holders=Holder.objects.filter(jurisdiction_id=code).select_related("person"),
             initial=initial,
         )
 
     def _render(self, request: HttpRequest, line: Line | None, form: Any, status: int = 200) -> HttpResponse:
         title = f"Novo pedido — linha {line.code}" if line else "Pedido de criação de linha"
         return render(
-            request, "lines/life_form.html", {"title": title, "line": line, "form": form, "multipart": True},
+            request,
+            "lines/life_form.html",
+            {"title": title, "line": line, "form": form, "multipart": True},
             status=status,
         )
 
@@ -133,7 +149,9 @@ class RequestDetail(LoginRequiredMixin, View):
         )
         return found
 
-    def _forms(self, req: ChangeRequest, data: Any = None, files: Any = None, step: str = "") -> dict[str, Any]:
+    def _forms(
+        self, req: ChangeRequest, data: Any = None, files: Any = None, step: str = ""
+    ) -> dict[str, Any]:
         code = req.jurisdiction_id
         today = timezone.localdate()
 
@@ -151,10 +169,18 @@ class RequestDetail(LoginRequiredMixin, View):
             ),
             "study": StudyForm(*bound("study"), prefix="study"),
             "to_study": StepForm(*bound("to_study")[:1], prefix="to_study"),
-            "decide": DecisionForm(*bound("decide")[:1], prefix="decide", initial={"act_date": today}),
+            "decide": DecisionForm(
+                *bound("decide")[:1],
+                prefix="decide",
+                initial={"act_date": today},
+                resolutions=_resolutions(code, life.council_gates(req), today),
+                council=" ".join(gates.explain(code, k) for k in life.council_gates(req)),
+            ),
         }
 
-    def _render(self, request: HttpRequest, req: ChangeRequest, forms: dict[str, Any], status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, req: ChangeRequest, forms: dict[str, Any], status: int = 200
+    ) -> HttpResponse:
         today = timezone.localdate()
         code = req.jurisdiction_id
         access = getattr(request, "access", None)
@@ -203,20 +229,37 @@ class RequestDetail(LoginRequiredMixin, View):
             return "Oitiva dos operadores aberta."
         if step == "answer":
             life.record_answer(
-                actor=actor, request=req, party=data.get("party") or "", agrees=data["agrees"], text=data["text"],
-                on=data["answered_on"], holder=data.get("holder"), entity=data.get("entity"),
+                actor=actor,
+                request=req,
+                party=data.get("party") or "",
+                agrees=data["agrees"],
+                text=data["text"],
+                on=data["answered_on"],
+                holder=data.get("holder"),
+                entity=data.get("entity"),
             )
             return "Manifestação registrada."
         if step == "study":
-            life.attach_study(actor=actor, request=req, study=data.get("study") or "", file=data.get("file"),
-                              reason=data["reason"])
+            life.attach_study(
+                actor=actor,
+                request=req,
+                study=data.get("study") or "",
+                file=data.get("file"),
+                reason=data["reason"],
+            )
             return "Estudo anexado."
         if step == "to_study":
             life.to_study(actor=actor, request=req, reason=data["reason"])
             return "Pedido passado ao estudo."
         done = life.decide(
-            actor=actor, request=req, approve=data["decision"] == "approve", reasons=data["reasons"],
-            act=data["act"], act_date=data["act_date"], effective_on=data.get("effective_on"),
+            actor=actor,
+            request=req,
+            approve=data["decision"] == "approve",
+            reasons=data["reasons"],
+            act=data["act"],
+            act_date=data["act_date"],
+            effective_on=data.get("effective_on"),
+            resolution=data.get("resolution"),
         )
         return f"Pedido {done.get_status_display().lower()}."
 
@@ -231,8 +274,10 @@ class RequestStudyFile(LoginRequiredMixin, View):
             raise Http404("O pedido não tem arquivo de estudo.")
         extension = req.study_file.name.rsplit(".", 1)[-1]
         return FileResponse(
-            req.study_file.open("rb"), content_type=req.study_content_type or "application/octet-stream",
-            as_attachment=True, filename=f"estudo-pedido-{req.number}.{extension}",
+            req.study_file.open("rb"),
+            content_type=req.study_content_type or "application/octet-stream",
+            as_attachment=True,
+            filename=f"estudo-pedido-{req.number}.{extension}",
         )
 
 
@@ -243,7 +288,9 @@ class LineEndCreate(LoginRequiredMixin, View):
         today = timezone.localdate()
         fate, citation, reading = life.end_rule(line.jurisdiction_id, today)
         help_text = (
-            f"A lei manda remanejar os permissionários para outra linha ({citation})." if fate == "move" else reading
+            f"A lei manda remanejar os permissionários para outra linha ({citation})."
+            if fate == "move"
+            else reading
         )
         return EndForm(
             data,
@@ -251,11 +298,17 @@ class LineEndCreate(LoginRequiredMixin, View):
             requests=ChangeRequest.objects.filter(line=line, kind="end", status="approved"),
             fate_help=help_text,
             initial={"act_date": today, "fate": "move" if fate == "move" else ""},
+            resolutions=_resolutions(line.jurisdiction_id, ["line.end"], today),
+            council=gates.explain(line.jurisdiction_id, "line.end"),
         )
 
     def _render(self, request: HttpRequest, line: Line, form: Any, status: int = 200) -> HttpResponse:
-        context = {"title": f"Extinguir a linha {line.code}", "line": line, "form": form,
-                   "rule": life.hearing_rule(line.jurisdiction_id, timezone.localdate())}
+        context = {
+            "title": f"Extinguir a linha {line.code}",
+            "line": line,
+            "form": form,
+            "rule": life.hearing_rule(line.jurisdiction_id, timezone.localdate()),
+        }
         return render(request, "lines/life_form.html", context, status=status)
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -271,14 +324,24 @@ class LineEndCreate(LoginRequiredMixin, View):
             data = form.cleaned_data
             try:
                 ending = life.end_line(
-                    actor=request.user, line=line, effective_on=data["effective_on"], act=data["act"],
-                    act_date=data["act_date"], reasons=data["reasons"], fate=data.get("fate") or "",
-                    target=data.get("target"), request=data.get("request"),
+                    actor=request.user,
+                    line=line,
+                    effective_on=data["effective_on"],
+                    act=data["act"],
+                    act_date=data["act_date"],
+                    reasons=data["reasons"],
+                    fate=data.get("fate") or "",
+                    target=data.get("target"),
+                    request=data.get("request"),
+                    resolution=data.get("resolution"),
                 )
             except ValidationError as error:
                 form_errors(form, error)
             else:
-                messages.success(request, f"Extinção registrada: a linha deixa de operar em {ending.effective_on:%d/%m/%Y}.")
+                messages.success(
+                    request,
+                    f"Extinção registrada: a linha deixa de operar em {ending.effective_on:%d/%m/%Y}.",
+                )
                 return HttpResponseRedirect(line_url(line))
         return self._render(request, line, form, status=422)
 
@@ -310,9 +373,17 @@ class TemporaryCreate(LoginRequiredMixin, View):
             data = form.cleaned_data
             try:
                 life.add_temporary_change(
-                    actor=request.user, line=line, cause=data["cause"], description=data["description"],
-                    starts_on=data["starts_on"], ends_on=data["ends_on"], suspended=data.get("suspended", False),
-                    itinerary=data["itinerary"], stops=data["stops"], act=data["act"], reason=data["reason"],
+                    actor=request.user,
+                    line=line,
+                    cause=data["cause"],
+                    description=data["description"],
+                    starts_on=data["starts_on"],
+                    ends_on=data["ends_on"],
+                    suspended=data.get("suspended", False),
+                    itinerary=data["itinerary"],
+                    stops=data["stops"],
+                    act=data["act"],
+                    reason=data["reason"],
                 )
             except ValidationError as error:
                 form_errors(form, error)
@@ -328,7 +399,11 @@ class TemporaryCancel(LoginRequiredMixin, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         change = get_object_or_404(TemporaryChange.objects.select_related("line"), pk=pk)
         permissions.require(request, change.jurisdiction_id, ROLES)
-        context = {"title": f"Cancelar a alteração temporária — {change}", "line": change.line, "form": StepForm()}
+        context = {
+            "title": f"Cancelar a alteração temporária — {change}",
+            "line": change.line,
+            "form": StepForm(),
+        }
         return render(request, "lines/life_form.html", context)
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -339,7 +414,9 @@ class TemporaryCancel(LoginRequiredMixin, View):
             messages.error(request, "Informe o motivo do cancelamento.")
         else:
             try:
-                life.cancel_temporary_change(actor=request.user, change=change, reason=form.cleaned_data["reason"])
+                life.cancel_temporary_change(
+                    actor=request.user, change=change, reason=form.cleaned_data["reason"]
+                )
             except ValidationError as error:
                 messages.error(request, " ".join(error.messages))
             else:

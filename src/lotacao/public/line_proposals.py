@@ -18,7 +18,9 @@ from lotacao.registry.models import Line
 
 def propose(request: HttpRequest, jurisdiction: str, code: str) -> HttpResponse:
     place = Jurisdiction.unscoped.filter(code=jurisdiction, active=True).first()
-    line = Line.unscoped.filter(jurisdiction_id=jurisdiction, code=code, active=True).first() if place else None
+    line = (
+        Line.unscoped.filter(jurisdiction_id=jurisdiction, code=code, active=True).first() if place else None
+    )
     if place is None or line is None:
         raise Http404("Linha não encontrada.")
     form = PublicProposalForm(request.POST or None)
@@ -48,7 +50,8 @@ def propose(request: HttpRequest, jurisdiction: str, code: str) -> HttpResponse:
                 refusal = " ".join(error.messages)
             else:
                 page = render(
-                    request, "public/line_proposal_receipt.html",
+                    request,
+                    "public/line_proposal_receipt.html",
                     {"jurisdiction": place, "line": line, "number": req.number, "filed_on": req.filed_on},
                     status=201,
                 )
