@@ -319,6 +319,8 @@ def test_pernambuco_has_no_lines_to_change(lines_db: Any) -> None:
 
 def test_bad_input_is_refused_and_nothing_is_written(lines_db: Any) -> None:
     line = approved_line("esteio", valid_from=D)
+    with pytest.raises(ValidationError, match="Jurisdição desconhecida"):
+        request("nao-existe", None, kind="create")
     with pytest.raises(ValidationError, match="Indique a linha"):
         request("esteio", None)
     with pytest.raises(ValidationError, match="seu nome"):

@@ -10,9 +10,12 @@ departure, calendar (a service per order and day type), calendar_dates (the juri
 holidays: the national and state ones of the `holidays` package for the pack's calendar and the
 municipal ones in force, the law's or the agency's `calendar.municipal_holidays`: on a holiday the
 weekday and Saturday services are off; the holiday timetable runs when the order has one, else the
-Sunday one), fare_attributes and fare_rules (the fare act in force of each line, billing's
-`FareAct`), and feed_info (`feed_contact_email`: the agency's `gtfs.contact_email`) whose
-version names each service order used. Times past midnight are written as GTFS wants them
+Sunday one; on the days of a temporary change — works, an event: `TemporaryChange` — the line's
+services are off, and its altered itinerary and stops, if any, run as a service of their own with
+the change's dates and its own shape), fare_attributes and fare_rules (the fare act in force of
+each line, billing's `FareAct`), and feed_info (`feed_contact_email`: the agency's `gtfs.contact_email`) whose
+version names each service order used. A line whose end is decided (`LineEnd`) is published up to
+the day before its end. Times past midnight are written as GTFS wants them
 (Recife's night service: 22:00:00–28:00:00). No holder, vehicle, CPF or any personal data: only
 the agency, the lines, their stops, timetables and fares.
 

@@ -131,8 +131,12 @@ def file_request(
     on: dt.date | None = None,
 ) -> ChangeRequest:
     """A request filed by a user (public), a holder or the agency; it starts `filed`."""
+    from lotacao.core.models import Jurisdiction
+
     day = _today(on)
     code = jurisdiction_code
+    if not Jurisdiction.unscoped.filter(code=code).exists():
+        raise ValidationError(f"Jurisdição desconhecida: {code}.")
     lines_law.require_lines(code, day)
     if kind not in K.values:
         raise ValidationError(f"Pedido desconhecido: {kind}.")
@@ -154,8 +158,6 @@ def file_request(
     proposal = _text(proposal, "o que se pede")
     reasons = _text(reasons, "os motivos do pedido")
     content_type = _check_file(study_file) if study_file else ""
-    from lotacao.core.models import Jurisdiction
-
     Jurisdiction.unscoped.select_for_update().filter(code=code).first()  # numbers one at a time
     number = (ChangeRequest.unscoped.filter(jurisdiction_id=code).aggregate(n=Max("number"))["n"] or 0) + 1
     request = ChangeRequest(
