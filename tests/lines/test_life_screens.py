@@ -192,3 +192,66 @@ def test_a_user_proposes_a_change_on_the_public_page(world: Any, client: Any, li
     ).content.decode()
     assert "Maria Souza" not in again and "maria@example.org" not in again
     assert TemporaryChange.objects.filter(line=line).count() == 1
+
+
+def test_a_holder_answers_a_hearing_and_files_a_request_in_the_portal(
+    world: Any, client: Any, lines_db: Any
+) -> None:
+    from lotacao.accounts.models import HolderAccount, User
+    from lotacao.lines import places
+    from tests.lines.conftest import permit
+
+    line = approved_line("esteio")
+    mine = permit("esteio", line)
+    places.assign_place(actor=None, permit=mine, line=line, starts_on=timezone.localdate(), reason="t")
+    user = User.objects.create_user("portal.linhas", password="senha-de-teste-123")
+    HolderAccount.objects.create(user=user, holder=mine.holder)
+    req = life.file_request(
+        actor=None,
+        jurisdiction_code="esteio",
+        kind="itinerary",
+        origin="agency",
+        line=line,
+        proposal="Desvio pela avenida",
+        reasons="Obras",
+    )
+    life.open_hearing(actor=None, request=req, until=timezone.localdate() + dt.timedelta(days=5), reason="t")
+    other = life.file_request(
+        actor=None,
+        jurisdiction_code="esteio",
+        kind="stops",
+        origin="agency",
+        line=world.objects["esteio"]["registry.line"],
+        proposal="Outra linha",
+        reasons="r",
+    )
+    life.open_hearing(
+        actor=None, request=other, until=timezone.localdate() + dt.timedelta(days=5), reason="t"
+    )
+    client.force_login(user)
+    url = reverse("portal:lines")
+    page = client.get(url).content.decode()
+    assert "Desvio pela avenida" in page and "Outra linha" not in page
+    refused = client.post(url, {"step": "answer", "request": other.pk, "agrees": "0", "text": "Não"})
+    assert refused.status_code == 422 and "não está em oitiva numa linha sua" in refused.content.decode()
+    assert (
+        client.post(
+            url, {"step": "answer", "request": req.pk, "agrees": "0", "text": "Perco a clientela"}
+        ).status_code
+        == 302
+    )
+    assert req.answers.get().holder_id == mine.holder_id
+    filed = client.post(
+        url,
+        {
+            "step": "file",
+            "line": line.pk,
+            "kind": "timetable",
+            "proposal": "Mais cedo",
+            "reasons": "Trabalhadores",
+        },
+    )
+    assert filed.status_code == 302
+    assert ChangeRequest.objects.get(proposal="Mais cedo").origin == "holder"
+    client.force_login(world.users["atendente.esteio"])
+    assert client.get(url).status_code == 302
