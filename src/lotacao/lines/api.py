@@ -318,7 +318,7 @@ class ChangeRequestIn(Schema):
     study: str = ""
 
 
-class AnswerOut(Schema):
+class LineRequestAnswerOut(Schema):
     party: str
     holder_id: int | None
     entity_id: int | None
@@ -349,15 +349,15 @@ class ChangeRequestOut(Schema):
     effective_on: dt.date | None
     resolution_id: int | None
     law: str  # what the law says about the hearing (or the reading where it is silent)
-    answers: list[AnswerOut]
+    answers: list[LineRequestAnswerOut]
 
 
-class HearingIn(Schema):
+class LineRequestHearingIn(Schema):
     until: dt.date
     reason: str = "Oitiva aberta pela API"
 
 
-class AnswerIn(Schema):
+class LineRequestAnswerIn(Schema):
     party: str = ""
     holder_id: int | None = None
     entity_id: int | None = None
@@ -366,16 +366,16 @@ class AnswerIn(Schema):
     answered_on: dt.date | None = None
 
 
-class StepIn(Schema):
+class LineRequestStepIn(Schema):
     reason: str
 
 
-class StudyIn(Schema):
+class LineRequestStudyIn(Schema):
     study: str
     reason: str = "Estudo anexado pela API"
 
 
-class DecisionIn(Schema):
+class LineRequestDecisionIn(Schema):
     approve: bool
     reasons: str
     act: str
@@ -406,7 +406,7 @@ class LineEndOut(Schema):
     done_on: dt.date | None
 
 
-class TemporaryIn(Schema):
+class LineTemporaryIn(Schema):
     cause: str  # works | event | other
     description: str
     starts_on: dt.date
@@ -418,7 +418,7 @@ class TemporaryIn(Schema):
     reason: str = "Alteração temporária registrada pela API"
 
 
-class TemporaryOut(Schema):
+class LineTemporaryOut(Schema):
     id: int
     cause: str
     description: str
@@ -527,7 +527,9 @@ def get_change_request(request: HttpRequest, request_id: int) -> dict[str, Any]:
 
 
 @router.post("/change-requests/{request_id}/hearing", response=ChangeRequestOut)
-def open_change_hearing(request: HttpRequest, request_id: int, payload: HearingIn) -> dict[str, Any]:
+def open_change_hearing(
+    request: HttpRequest, request_id: int, payload: LineRequestHearingIn
+) -> dict[str, Any]:
     from lotacao.lines import life
 
     req = _request(request_id)
@@ -538,7 +540,9 @@ def open_change_hearing(request: HttpRequest, request_id: int, payload: HearingI
 
 
 @router.post("/change-requests/{request_id}/answers", response={201: ChangeRequestOut})
-def record_change_answer(request: HttpRequest, request_id: int, payload: AnswerIn) -> Status[dict[str, Any]]:
+def record_change_answer(
+    request: HttpRequest, request_id: int, payload: LineRequestAnswerIn
+) -> Status[dict[str, Any]]:
     from lotacao.lines import life
     from lotacao.registry.models import Company, Holder
 
@@ -560,7 +564,7 @@ def record_change_answer(request: HttpRequest, request_id: int, payload: AnswerI
 
 
 @router.post("/change-requests/{request_id}/study", response=ChangeRequestOut)
-def attach_change_study(request: HttpRequest, request_id: int, payload: StudyIn) -> dict[str, Any]:
+def attach_change_study(request: HttpRequest, request_id: int, payload: LineRequestStudyIn) -> dict[str, Any]:
     from lotacao.lines import life
 
     req = _request(request_id)
@@ -571,7 +575,7 @@ def attach_change_study(request: HttpRequest, request_id: int, payload: StudyIn)
 
 
 @router.post("/change-requests/{request_id}/to-study", response=ChangeRequestOut)
-def move_change_to_study(request: HttpRequest, request_id: int, payload: StepIn) -> dict[str, Any]:
+def move_change_to_study(request: HttpRequest, request_id: int, payload: LineRequestStepIn) -> dict[str, Any]:
     from lotacao.lines import life
 
     req = _request(request_id)
@@ -580,7 +584,9 @@ def move_change_to_study(request: HttpRequest, request_id: int, payload: StepIn)
 
 
 @router.post("/change-requests/{request_id}/decision", response=ChangeRequestOut)
-def decide_change_request(request: HttpRequest, request_id: int, payload: DecisionIn) -> dict[str, Any]:
+def decide_change_request(
+    request: HttpRequest, request_id: int, payload: LineRequestDecisionIn
+) -> dict[str, Any]:
     from lotacao.lines import life
 
     req = _request(request_id)
@@ -649,7 +655,7 @@ def _temporary_out(t: Any) -> dict[str, Any]:
     }
 
 
-@router.get("/lines/{line_id}/temporary-changes", response=list[TemporaryOut])
+@router.get("/lines/{line_id}/temporary-changes", response=list[LineTemporaryOut])
 def list_temporary_changes(request: HttpRequest, line_id: int) -> list[dict[str, Any]]:
     from lotacao.lines.models import TemporaryChange
 
@@ -657,8 +663,10 @@ def list_temporary_changes(request: HttpRequest, line_id: int) -> list[dict[str,
     return [_temporary_out(t) for t in TemporaryChange.objects.filter(line=line).order_by("starts_on")]
 
 
-@router.post("/lines/{line_id}/temporary-changes", response={201: TemporaryOut})
-def add_temporary_change(request: HttpRequest, line_id: int, payload: TemporaryIn) -> Status[dict[str, Any]]:
+@router.post("/lines/{line_id}/temporary-changes", response={201: LineTemporaryOut})
+def add_temporary_change(
+    request: HttpRequest, line_id: int, payload: LineTemporaryIn
+) -> Status[dict[str, Any]]:
     from lotacao.lines import life
 
     line = _line(line_id)
