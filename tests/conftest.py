@@ -143,6 +143,7 @@ WORLD_EXTENSIONS = [
     "lotacao.tenders.testing",
     "lotacao.delegation.testing",
     "lotacao.rosters.testing",
+    "lotacao.lines.testing",
 ]
 
 

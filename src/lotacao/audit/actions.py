@@ -293,6 +293,18 @@ ACTIONS: dict[str, str] = {
     "rosters.duty_rechecked": "nova conferência da jornada do condutor",
     "enforcement.vote_cast": "voto de membro de órgão julgador registrado",
     "enforcement.vote_changed": "voto de membro de órgão julgador alterado antes da decisão",
+    # lines: the life of a line (change requests, hearing, end, temporary changes)
+    "line_request.filed": "pedido de alteração de linha protocolado",
+    "line_request.study_attached": "estudo de viabilidade anexado ao pedido de linha",
+    "line_request.hearing_opened": "oitiva dos operadores aberta",
+    "line_request.answer_recorded": "manifestação de operador na oitiva",
+    "line_request.to_study": "pedido de linha passado ao estudo",
+    "line_request.approved": "pedido de alteração de linha aprovado",
+    "line_request.refused": "pedido de alteração de linha indeferido",
+    "line_end.decided": "extinção de linha decidida",
+    "line_end.applied": "extinção de linha aplicada",
+    "temporary_change.created": "alteração temporária de linha registrada",
+    "temporary_change.cancelled": "alteração temporária de linha cancelada",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

@@ -10,9 +10,12 @@ departure, calendar (a service per order and day type), calendar_dates (the juri
 holidays: the national and state ones of the `holidays` package for the pack's calendar and the
 municipal ones in force, the law's or the agency's `calendar.municipal_holidays`: on a holiday the
 weekday and Saturday services are off; the holiday timetable runs when the order has one, else the
-Sunday one), fare_attributes and fare_rules (the fare act in force of each line, billing's
-`FareAct`), and feed_info (`feed_contact_email`: the agency's `gtfs.contact_email`) whose
-version names each service order used. Times past midnight are written as GTFS wants them
+Sunday one; on the days of a temporary change — works, an event: `TemporaryChange` — the line's
+services are off, and its altered itinerary and stops, if any, run as a service of their own with
+the change's dates and its own shape), fare_attributes and fare_rules (the fare act in force of
+each line, billing's `FareAct`), and feed_info (`feed_contact_email`: the agency's `gtfs.contact_email`) whose
+version names each service order used. A line whose end is decided (`LineEnd`) is published up to
+the day before its end. Times past midnight are written as GTFS wants them
 (Recife's night service: 22:00:00–28:00:00). No holder, vehicle, CPF or any personal data: only
 the agency, the lines, their stops, timetables and fares.
 
@@ -139,6 +142,10 @@ class Published:
     order: ServiceOrder
     periods: list[ServicePeriod]
     offsets: list[int] = field(default_factory=list)  # seconds from departure to each stop
+    tag: str = ""  # "" for the line's own service; "-alt<n>" for a temporary change's
+    window: tuple[dt.date, dt.date] | None = None  # a temporary change's own dates
+    off: list[tuple[dt.date, dt.date]] = field(default_factory=list)  # dates the service does not run
+    last_day: dt.date | None = None  # the day before the line's end takes effect
 
 
 def _offsets(version: LineVersion, stops: list[Stop], trip_minutes: int) -> list[int]:
@@ -185,6 +192,67 @@ def published(code: str, on: dt.date) -> list[Published]:
             continue
         item = Published(lines[line_id], order.version, own_stops, order, own_periods)
         item.offsets = _offsets(order.version, own_stops, order.trip_minutes)
+        out.append(item)
+    _life(out, on)
+    return out
+
+
+def _life(lines: list[Published], on: dt.date) -> None:
+    """The line's end date and its temporary changes (works, events) over the published window."""
+    from lotacao.lines.models import LineEnd, TemporaryChange
+
+    ids = [p.line.pk for p in lines]
+    ends = {e.line_id: e.effective_on for e in LineEnd.unscoped.filter(line_id__in=ids)}
+    changes: dict[int, list[TemporaryChange]] = {}
+    for change in TemporaryChange.unscoped.filter(line_id__in=ids, cancelled=False, ends_on__gte=on).order_by(
+        "starts_on"
+    ):
+        changes.setdefault(change.line_id, []).append(change)
+    for p in lines:
+        if p.line.pk in ends:
+            p.last_day = ends[p.line.pk] - dt.timedelta(days=1)
+        p.off = [(c.starts_on, c.ends_on) for c in changes.get(p.line.pk, [])]
+    lines[:] = [p for p in lines if p.last_day is None or p.last_day >= on]
+
+
+def alternates(lines: list[Published]) -> list[Published]:
+    """A temporary change's altered itinerary as a service of its own, running on its dates only."""
+    from lotacao.lines.models import TemporaryChange
+
+    out: list[Published] = []
+    by_line = {p.line.pk: p for p in lines}
+    rows = TemporaryChange.unscoped.filter(line_id__in=list(by_line), cancelled=False, suspended=False)
+    for change in rows.order_by("line_id", "starts_on"):
+        p = by_line[change.line_id]
+        if not any(start == change.starts_on for start, _end in p.off) or len(change.stops) < 2:
+            continue
+        version = LineVersion(
+            jurisdiction_id=p.version.jurisdiction_id,
+            line=p.line,
+            number=p.version.number,
+            shape=p.version.shape,
+            origin=p.version.origin,
+            destination=p.version.destination,
+            itinerary=change.itinerary,
+            description=change.description,
+        )
+        stops = [
+            Stop(
+                pk=-(change.pk * 1000 + n),
+                jurisdiction_id=p.version.jurisdiction_id,
+                sequence=n,
+                name=s["name"],
+                lat=s["lat"],
+                lon=s["lon"],
+                kind=s.get("kind") or Stop.Kind.STOP,
+                wheelchair=s.get("wheelchair") or "",
+            )
+            for n, s in enumerate(change.stops, start=1)
+        ]
+        item = Published(p.line, version, stops, p.order, p.periods, tag=f"-alt{change.pk}")
+        item.window = (change.starts_on, change.ends_on)
+        item.last_day = p.last_day
+        item.offsets = _offsets(version, stops, p.order.trip_minutes)
         out.append(item)
     return out
 
@@ -293,6 +361,10 @@ class Feed:
     fares: dict[int, Any] = field(default_factory=dict)  # line id -> FareAct in force
     contact_email: str = ""
     free: list[Any] = field(default_factory=list)  # the gratuities (lines.fares.Benefit) in force
+    alternates: list[Published] = field(default_factory=list)  # temporary changes' own services
+
+    def services(self) -> list[Published]:
+        return self.lines + self.alternates
 
     def version(self) -> str:
         orders = ", ".join(f"{p.line.code} OSO nº {p.order.number} v{p.version.number}" for p in self.lines)
@@ -304,8 +376,9 @@ def build(code: str, on: dt.date, url: str) -> Feed:
         raise NoFeed(code)
     lines = published(code, on)
     end = on + dt.timedelta(days=HORIZON_DAYS)
-    stop_of, places = shared_stops(lines)
-    return Feed(
+    extra = alternates(lines)
+    stop_of, places = shared_stops(lines + extra)
+    feed = Feed(
         code,
         on,
         url,
@@ -318,11 +391,23 @@ def build(code: str, on: dt.date, url: str) -> Feed:
         str(law.value(code, "gtfs.contact_email", on) or ""),
         [b for b in lines_fares.benefits(code, on).benefits if b.code in lines_fares.FREE],
     )
+    feed.alternates = [a for a in extra if _has_days(feed, a)]
+    return feed
 
 
-def _service_window(feed: Feed, order: ServiceOrder) -> tuple[dt.date, dt.date]:
+def _has_days(feed: Feed, p: Published) -> bool:
+    start, end = _service_window(feed, p)
+    return start <= end
+
+
+def _service_window(feed: Feed, p: Published) -> tuple[dt.date, dt.date]:
+    order = p.order
     start = max(feed.on, order.valid_from)
     end = min(feed.end, order.valid_until) if order.valid_until else feed.end
+    if p.window is not None:
+        start, end = max(start, p.window[0]), min(end, p.window[1])
+    if p.last_day is not None:
+        end = min(end, p.last_day)
     return start, end
 
 
@@ -400,12 +485,12 @@ def tables(feed: Feed) -> Iterator[tuple[str, Iterable[list[Any]]]]:
         ),
     )
     yield "stops.txt", _stops_rows(feed)
-    yield "shapes.txt", (row for p in feed.lines for row in _shapes(p))
+    yield "shapes.txt", (row for p in feed.services() for row in _shapes(p))
     yield "calendar.txt", _calendar(feed)
     yield "calendar_dates.txt", _calendar_dates(feed)
-    yield "trips.txt", (row for p in feed.lines for row in _trips(feed, p))
-    yield "stop_times.txt", (row for p in feed.lines for row in _stop_times(feed, p))
-    yield "frequencies.txt", (row for p in feed.lines for row in _frequencies(feed, p))
+    yield "trips.txt", (row for p in feed.services() for row in _trips(feed, p))
+    yield "stop_times.txt", (row for p in feed.services() for row in _stop_times(feed, p))
+    yield "frequencies.txt", (row for p in feed.services() for row in _frequencies(feed, p))
     yield "fare_attributes.txt", _fare_rows(feed)
     yield "fare_rules.txt", _fare_rule_rows(feed)
     yield "networks.txt", ([f"rede-{p.line.code}", f"Linha {p.line.code}"] for p, _a in _priced(feed))
@@ -441,7 +526,7 @@ def _route_url(feed: Feed, p: Published) -> str:
 
 
 def _shape_id(p: Published, direction: int = 0) -> str:
-    return f"{p.line.code}-v{p.version.number}" + ("-volta" if direction else "")
+    return f"{p.line.code}-v{p.version.number}{p.tag}" + ("-volta" if direction else "")
 
 
 def _shapes(p: Published) -> Iterator[list[Any]]:
@@ -454,20 +539,20 @@ def _shapes(p: Published) -> Iterator[list[Any]]:
 
 
 def _service_id(p: Published, day_type: str) -> str:
-    return f"{p.line.code}-oso{p.order.number}-{day_type}"
+    return f"{p.line.code}-oso{p.order.number}{p.tag}-{day_type}"
 
 
 def _day_types(feed: Feed, p: Published) -> list[str]:
     kinds = sorted({period.day_type for period in p.periods})
-    start, end = _service_window(feed, p.order)
+    start, end = _service_window(feed, p)
     if "holiday" in kinds and not [d for d in feed.holidays if start <= d <= end]:
         kinds.remove("holiday")  # no holiday in the window: a service that never runs is left out
     return kinds
 
 
 def _calendar(feed: Feed) -> Iterator[list[Any]]:
-    for p in feed.lines:
-        start, end = _service_window(feed, p.order)
+    for p in feed.services():
+        start, end = _service_window(feed, p)
         for kind in _day_types(feed, p):
             if kind != "holiday":  # the holiday service runs on the dates of calendar_dates alone
                 yield [_service_id(p, kind), *WEEK[kind], _day(start), _day(end)]
@@ -475,12 +560,19 @@ def _calendar(feed: Feed) -> Iterator[list[Any]]:
 
 def _calendar_dates(feed: Feed) -> Iterator[list[Any]]:
     """On a holiday the weekday, Saturday (and Sunday) services stop; the order's holiday timetable
-    runs instead, or its Sunday one when it has no holiday timetable."""
-    for p in feed.lines:
+    runs instead, or its Sunday one when it has no holiday timetable. On the days of a temporary
+    change (works, an event) the line's own services stop: the line is suspended, or the change's
+    own services (`alternates`) run instead."""
+    for p in feed.services():
         kinds = _day_types(feed, p)
-        start, end = _service_window(feed, p.order)
+        start, end = _service_window(feed, p)
+        off = _off_days(p, start, end)
+        for day in sorted(off):
+            for kind in kinds:
+                if kind != "holiday" and WEEK[kind][day.weekday()]:
+                    yield [_service_id(p, kind), _day(day), 2]
         instead = "holiday" if "holiday" in kinds else ("sunday" if "sunday" in kinds else None)
-        for day in (d for d in feed.holidays if start <= d <= end):
+        for day in (d for d in feed.holidays if start <= d <= end and d not in off):
             for kind in kinds:
                 if kind == "holiday":
                     continue
@@ -491,6 +583,16 @@ def _calendar_dates(feed: Feed) -> Iterator[list[Any]]:
                     yield [_service_id(p, kind), _day(day), 1]
             if instead == "holiday":
                 yield [_service_id(p, "holiday"), _day(day), 1]
+
+
+def _off_days(p: Published, start: dt.date, end: dt.date) -> set[dt.date]:
+    days: set[dt.date] = set()
+    for first, last in p.off:
+        day = max(first, start)
+        while day <= min(last, end):
+            days.add(day)
+            day += dt.timedelta(days=1)
+    return days
 
 
 def _runs(feed: Feed, p: Published) -> Iterator[tuple[str, ServicePeriod, int]]:

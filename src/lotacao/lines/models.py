@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 
 from lotacao.core.tenancy import TenantModel
+from lotacao.documents.models import private_storage
 
 DAY_TYPES = {
     "weekday": "Dias úteis",
@@ -327,3 +328,211 @@ def clock(minutes: int) -> str:
     if minutes >= 24 * 60:
         return f"{hhmm(minutes - 24 * 60)} (dia seguinte)"
     return hhmm(minutes)
+
+
+# --- the life of a line: change requests, the operators' hearing, temporary changes, ending ---------
+
+
+def study_upload_name(instance: ChangeRequest, filename: str) -> str:
+    import uuid
+
+    extension = {"application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg"}.get(
+        instance.study_content_type, "bin"
+    )
+    return f"line_studies/{instance.jurisdiction_id}/{uuid.uuid4().hex}.{extension}"
+
+
+class ChangeRequest(TenantModel):
+    """A request to change, create or end a line, by a user, a holder or the agency itself; its
+    states are in lotacao.lines.change_states."""
+
+    class Kind(models.TextChoices):
+        ITINERARY = "itinerary", "Alteração de itinerário"
+        STOPS = "stops", "Alteração de pontos de parada"
+        TIMETABLE = "timetable", "Alteração de horários"
+        FLEET = "fleet", "Alteração da frota"
+        CREATE = "create", "Criação de linha"
+        END = "end", "Extinção de linha"
+
+    class Origin(models.TextChoices):
+        PUBLIC = "public", "Usuário do serviço"
+        HOLDER = "holder", "Permissionário"
+        AGENCY = "agency", "Órgão gestor"
+
+    class Status(models.TextChoices):
+        FILED = "filed", "Protocolado"
+        HEARING = "hearing", "Em oitiva dos operadores"
+        STUDY = "study", "Em estudo"
+        APPROVED = "approved", "Aprovado"
+        REFUSED = "refused", "Indeferido"
+
+    number = models.PositiveIntegerField("número")
+    line = models.ForeignKey(
+        "registry.Line", on_delete=models.PROTECT, null=True, blank=True, related_name="change_requests"
+    )
+    kind = models.CharField("pedido", max_length=10, choices=Kind.choices)
+    origin = models.CharField("quem pede", max_length=10, choices=Origin.choices)
+    status = models.CharField("situação", max_length=10, choices=Status.choices, default=Status.FILED)
+    holder = models.ForeignKey(
+        "registry.Holder", on_delete=models.PROTECT, null=True, blank=True, related_name="line_requests"
+    )
+    requester_name = models.CharField("nome de quem pede", max_length=200, blank=True)
+    requester_contact = models.CharField("contato (e-mail ou telefone)", max_length=200, blank=True)
+    proposal = models.TextField("o que se pede")
+    reasons = models.TextField("motivos")
+    study = models.TextField("estudo de viabilidade", blank=True)
+    study_file = models.FileField(
+        "arquivo do estudo", storage=private_storage, upload_to=study_upload_name, max_length=200, blank=True
+    )
+    study_content_type = models.CharField(max_length=40, blank=True)
+    filed_on = models.DateField("protocolado em")
+    hearing_opened_on = models.DateField("oitiva aberta em", null=True, blank=True)
+    hearing_until = models.DateField("prazo da oitiva", null=True, blank=True)
+    decided_on = models.DateField("decidido em", null=True, blank=True)
+    decision_reasons = models.TextField("fundamentos da decisão", blank=True)
+    act = models.CharField("ato da decisão", max_length=300, blank=True)
+    act_date = models.DateField("data do ato", null=True, blank=True)
+    effective_on = models.DateField("em vigor a partir de", null=True, blank=True)
+    resolution = models.ForeignKey(
+        "councils.Resolution",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="resolução do conselho",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "holder_id"
+
+    class Meta:
+        ordering = ["-filed_on", "-number"]
+        verbose_name = "pedido de alteração de linha"
+        verbose_name_plural = "pedidos de alteração de linha"
+        constraints = [
+            models.UniqueConstraint(fields=["jurisdiction", "number"], name="unique_line_request_number"),
+            models.CheckConstraint(
+                condition=~Q(status__in=["approved", "refused"]) | Q(decided_on__isnull=False),
+                name="decided_line_request_has_date",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Pedido nº {self.number} — {self.get_kind_display().lower()}"
+
+
+class HearingAnswer(TenantModel):
+    """What an operator (a holder of the line, or the holders' entity) said in the hearing."""
+
+    request = models.ForeignKey(ChangeRequest, on_delete=models.PROTECT, related_name="answers")
+    holder = models.ForeignKey(
+        "registry.Holder", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    entity = models.ForeignKey(
+        "registry.Company", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    party = models.CharField("quem se manifestou", max_length=200)
+    agrees = models.BooleanField("concorda")
+    text = models.TextField("manifestação")
+    answered_on = models.DateField("manifestação em")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "holder_id"
+
+    class Meta:
+        ordering = ["request", "answered_on", "id"]
+        verbose_name = "manifestação na oitiva"
+        verbose_name_plural = "manifestações na oitiva"
+
+    def __str__(self) -> str:
+        return f"Manifestação de {self.party}"
+
+
+class LineEnd(TenantModel):
+    """The end of a line from a date: its places released, its permits moved or ended."""
+
+    class Fate(models.TextChoices):
+        MOVE = "move", "Passar as permissões para outra linha"
+        END = "end", "Encerrar as vagas das permissões"
+
+    line = models.OneToOneField("registry.Line", on_delete=models.PROTECT, related_name="ending")
+    request = models.ForeignKey(
+        ChangeRequest, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    effective_on = models.DateField("extinta a partir de")
+    fate = models.CharField("permissões da linha", max_length=5, choices=Fate.choices)
+    fate_reading = models.TextField("leitura da lei sobre as permissões", blank=True)
+    target = models.ForeignKey(
+        "registry.Line",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="linha que recebe as permissões",
+    )
+    act = models.CharField("ato de extinção", max_length=300)
+    act_date = models.DateField("data do ato")
+    resolution = models.ForeignKey(
+        "councils.Resolution",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="resolução do conselho",
+    )
+    reasons = models.TextField("motivos")
+    done_on = models.DateField("aplicada em", null=True, blank=True)
+    report = models.JSONField("o que foi feito", default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["effective_on", "id"]
+        verbose_name = "extinção de linha"
+        verbose_name_plural = "extinções de linha"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(fate="end") | Q(target__isnull=False), name="line_end_move_has_target"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Extinção da linha {self.line.code}"
+
+
+class TemporaryChange(TenantModel):
+    """Works or an event: from `starts_on` to `ends_on` the line runs an altered itinerary and
+    stops, or is suspended; published on the line's page and in the GTFS feed."""
+
+    class Cause(models.TextChoices):
+        WORKS = "works", "Obras"
+        EVENT = "event", "Evento"
+        OTHER = "other", "Outro motivo"
+
+    line = models.ForeignKey("registry.Line", on_delete=models.PROTECT, related_name="temporary_changes")
+    cause = models.CharField("motivo", max_length=10, choices=Cause.choices)
+    description = models.CharField("descrição", max_length=300)
+    starts_on = models.DateField("de")
+    ends_on = models.DateField("até")
+    suspended = models.BooleanField("linha suspensa no período", default=False)
+    itinerary = models.JSONField("itinerário alterado (lon, lat)", default=list, blank=True)
+    stops = models.JSONField("pontos de parada no período", default=list, blank=True)
+    act = models.CharField("ato", max_length=300)
+    cancelled = models.BooleanField("cancelada", default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        ordering = ["line", "starts_on", "id"]
+        verbose_name = "alteração temporária de linha"
+        verbose_name_plural = "alterações temporárias de linha"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="temporary_change_dates_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_cause_display()} na linha {self.line.code}"

@@ -189,7 +189,36 @@ def public_line(code: str, line_code: str, on: dt.date) -> dict[str, Any] | None
         "order": _public_order(order_summary(order)),
         "both_directions": bool(order.both_directions) if order is not None else False,
         "fare": fare_info(line, on).as_dict(),
+        "temporary": public_temporary(line, on),
+        "ends_on": _ends_on(line),
     }
+
+
+def public_temporary(line: Any, on: dt.date) -> list[dict[str, Any]]:
+    """The line's temporary changes (works, events) not over by `on`: dates and what changes."""
+    from lotacao.lines.models import TemporaryChange
+
+    rows = TemporaryChange.unscoped.filter(line_id=line.pk, cancelled=False, ends_on__gte=on).order_by(
+        "starts_on"
+    )
+    return [
+        {
+            "cause": t.get_cause_display(),
+            "description": t.description,
+            "starts_on": t.starts_on,
+            "ends_on": t.ends_on,
+            "suspended": t.suspended,
+            "stops": [s["name"] for s in t.stops],
+        }
+        for t in rows
+    ]
+
+
+def _ends_on(line: Any) -> dt.date | None:
+    from lotacao.lines.models import LineEnd
+
+    ending = LineEnd.unscoped.filter(line_id=line.pk).first()
+    return ending.effective_on if ending is not None else None
 
 
 def _public_order(summary: dict[str, Any] | None) -> dict[str, Any] | None:

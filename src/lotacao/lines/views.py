@@ -209,6 +209,9 @@ class LineDetail(LineView):
             "map": maps.map_data(shown, stops),
             **maps.tiles(),
         }
+        from lotacao.lines.views_life import line_context
+
+        context.update(line_context(line))
         return maps.allow_tiles(render(request, "lines/line.html", context))
 
 

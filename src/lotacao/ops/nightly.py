@@ -22,6 +22,7 @@ from lotacao.core.jobs import Job
 from lotacao.enforcement.due_process.settle import settle_due_process
 from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
 from lotacao.enforcement.sanctions.followups import end_suspensions
+from lotacao.lines.life import deactivate_due
 from lotacao.opendata.publish import publish_all as publish_open_data
 from lotacao.permits.services import expire_due
 from lotacao.public.readmodel import refresh as refresh_public_answers
@@ -63,6 +64,7 @@ JOBS = [
         "Limpeza das chaves de idempotência com mais de 24 horas",
         lambda d: {"removidas": prune_idempotency_keys(timezone.now())},
     ),
+    Job("end_lines", "Linhas extintas na data", lambda d: {"linhas": deactivate_due(on=d)}),
     Job("open_data", "Arquivos CSV dos dados abertos", lambda d: publish_open_data(d)),
     # Last: the jobs above change what the public sees (their writes mark the answers); this
     # recomputes what changes with the date alone, so tomorrow's answers are ready when asked.

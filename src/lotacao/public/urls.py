@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.urls import path
 
-from lotacao.public import chartering, complaints, home, views
+from lotacao.public import chartering, complaints, home, line_proposals, views
 
 app_name = "public"
 urlpatterns = [
@@ -11,6 +11,7 @@ urlpatterns = [
     path("linhas/", home.line_index, name="line_index"),
     path("linhas/<slug:jurisdiction>/", views.lines, name="lines"),
     path("linhas/<slug:jurisdiction>/<str:code>/", views.line, name="line"),
+    path("linhas/<slug:jurisdiction>/<str:code>/propor/", line_proposals.propose, name="line_propose"),
     path("fretamento/", chartering.companies, name="chartering_companies"),
     path("fretamento/crc/<uuid:token>/", chartering.crc_page, name="chartering_crc"),
     path("fretamento/viagens/<uuid:token>/", chartering.trip_page, name="chartering_trip"),
