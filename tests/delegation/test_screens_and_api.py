@@ -103,6 +103,7 @@ def test_esteio_caducidade_through_the_screens(
     assert Permit.objects.get(pk=permit.pk).status == Permit.Status.REVOKED
     contract_page = client.get(f"/delegacao/{contract.pk}/").content.decode()
     assert "Extinção" in contract_page and "prazo até" in contract_page
+    assert "até 2 para o veículo deste contrato" in contract_page  # art. 49
 
 
 def test_roles_and_scope(world: Any, client: Any, gestor: Any, contract: Any) -> None:

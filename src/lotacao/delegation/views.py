@@ -183,6 +183,9 @@ class ContractDetail(LoginRequiredMixin, View):
                 "extinction": extinction,
                 "indemnity": services.indemnity_state(extinction) if extinction else "",
                 "indemnity_citation": rules.cited(code, "art. 46, § 2º"),
+                "staff_takeover": rules.staff_takeover(
+                    code, timezone.localdate(), 1 if contract.permit.vehicle_id else 0
+                ),
                 "causes": [
                     (k, Extinction.Cause(k).label, v)
                     for k, v in causes.items()
