@@ -3,13 +3,16 @@
 - `GET /delegation/contracts`, `GET /delegation/contracts/{id}`: contracts with their essential
   clauses (the missing ones listed), term, inquiries and extinction (the indemnity's deadline);
 - `POST /delegation/contracts/{id}/inquiries`: open the caducidade inquiry (Esteio art. 37);
-- `POST /delegation/inquiries/{id}/notification`, `/defense`, `/decision`: its due process.
+- `POST /delegation/inquiries/{id}/notification`, `/defense`, `/decision`: its due process;
+- `POST /delegation/contracts/{id}/extinction`: another cause of art. 46 (encampação, art. 47);
+- `POST /delegation/contracts/{id}/interruptions`: the immediate suspension (art. 27).
 Refusals are 422 problem details in Portuguese; a row outside the scope is a 404.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Literal
 
 from django.http import HttpRequest
@@ -90,6 +93,30 @@ class DecisionIn(Schema):
     recommendation_id: int | None = None  # the CMTT's resolution (councils)
     decree_number: str = ""
     decree_on: dt.date | None = None
+
+
+class ExtinctionIn(Schema):
+    cause: Literal["term", "encampacao", "rescisao", "bankruptcy", "death"]
+    extinct_on: dt.date
+    act: str
+    reasons: str
+    authorizing_law: str = ""
+    indemnity_amount: Decimal | None = None
+    indemnity_paid_on: dt.date | None = None
+    event_on: dt.date | None = None
+
+
+class InterruptionIn(Schema):
+    interrupted_on: dt.date
+    facts: str
+    suspended_until: dt.date
+    excuse: Literal["", "calamity", "strike", "external"] = ""
+
+
+class InterruptionOut(Schema):
+    id: int
+    interrupted_on: dt.date
+    suspended_until: dt.date
 
 
 def _roles(request: HttpRequest, code: str, roles: tuple[str, ...]) -> None:
@@ -212,3 +239,42 @@ def decide_inquiry(request: HttpRequest, inquiry_id: int, payload: DecisionIn) -
     else:
         services.archive_inquiry(actor=request.user, inquiry=inquiry, reasons=payload.reasons)
     return _inquiry_out(Inquiry.objects.get(pk=inquiry.pk))
+
+
+@router.post("/contracts/{contract_id}/extinction", response={201: ExtinctionOut})
+def extinguish_contract(
+    request: HttpRequest, contract_id: int, payload: ExtinctionIn
+) -> tuple[int, ExtinctionOut | None]:
+    contract = get_object_or_404(Contract.objects.select_related("permit__holder"), pk=contract_id)
+    _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
+    row = services.extinguish(
+        actor=request.user,
+        contract=contract,
+        cause=payload.cause,
+        extinct_on=payload.extinct_on,
+        act=payload.act,
+        reasons=payload.reasons,
+        authorizing_law=payload.authorizing_law,
+        indemnity_amount=payload.indemnity_amount,
+        indemnity_paid_on=payload.indemnity_paid_on,
+        event_on=payload.event_on,
+    )
+    return Status(201, _extinction_out(row))  # type: ignore[return-value]
+
+
+@router.post("/contracts/{contract_id}/interruptions", response={201: InterruptionOut})
+def record_interruption(
+    request: HttpRequest, contract_id: int, payload: InterruptionIn
+) -> tuple[int, InterruptionOut]:
+    contract = get_object_or_404(Contract.objects.select_related("permit"), pk=contract_id)
+    _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
+    row = services.record_interruption(
+        actor=request.user,
+        contract=contract,
+        interrupted_on=payload.interrupted_on,
+        facts=payload.facts,
+        until=payload.suspended_until,
+        excuse=payload.excuse,
+    )
+    out = InterruptionOut(id=row.pk, interrupted_on=row.interrupted_on, suspended_until=row.suspended_until)
+    return Status(201, out)  # type: ignore[return-value]
