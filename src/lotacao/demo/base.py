@@ -132,6 +132,9 @@ def load(today: dt.date | None = None) -> DemoSummary:
         from lotacao.demo import duties
 
         duties.load(today, summary)
+        from lotacao.demo import delegation
+
+        delegation.load(today, summary)
         # What the nightly job would have queued, so the demo opens on a real work queue.
         from lotacao.workqueue.services import refresh
 
