@@ -173,6 +173,12 @@ def test_each_tag_a_file_and_a_refusal_come_back_parsed(world: Any, live_server:
             "RequestOut",
         ),
         "ouvidoria": ("lotacao_ombudsman_api_queue", staff, {}, "StaffRowOut"),
+        "delegacao do servico": (
+            "lotacao_delegation_api_get_contract",
+            staff,
+            {"contract_id": recife["delegation.contract"].pk},
+            "DelegationContractOut",
+        ),
     }
     document = httpx.get(f"{live_server.url}/api/openapi.json", timeout=30).json()
     tags = {tag["name"] for tag in document["tags"]}

@@ -103,6 +103,7 @@ def test_esteio_caducidade_through_the_screens(
     assert Permit.objects.get(pk=permit.pk).status == Permit.Status.REVOKED
     contract_page = client.get(f"/delegacao/{contract.pk}/").content.decode()
     assert "Extinção" in contract_page and "prazo até" in contract_page
+    assert "até 2 para o veículo deste contrato" in contract_page  # art. 49
 
 
 def test_roles_and_scope(world: Any, client: Any, gestor: Any, contract: Any) -> None:
@@ -156,3 +157,24 @@ def test_the_menu_offers_the_delegation_only_where_the_law_has_it(world: Any, cl
     assert 'href="/delegacao/"' in client.get("/").content.decode()
     client.force_login(world.users["gestor.recife"])
     assert 'href="/delegacao/"' not in client.get("/").content.decode()
+
+
+def test_the_api_records_an_encampacao_only_with_its_law_and_prior_indemnity(
+    world: Any, client: Any, gestor: Any, contract: Any, permit: Any
+) -> None:
+    client.force_login(gestor)
+    body = {
+        "cause": "encampacao",
+        "extinct_on": _iso(1),
+        "act": "Decreto 50/2026",
+        "reasons": "Interesse público.",
+        "indemnity_amount": "1000.00",
+        "indemnity_paid_on": _iso(2),
+    }
+    url = f"/api/delegation/contracts/{contract.pk}/extinction"
+    refused = client.post(url, data=json.dumps(body), content_type="application/json")
+    assert refused.status_code == 422 and "lei autorizativa" in refused.json()["detail"]
+    body["authorizing_law"] = "Lei Municipal 9.000/2026"
+    done = client.post(url, data=json.dumps(body), content_type="application/json")
+    assert done.status_code == 201 and done.json()["indemnity"].startswith("paga em")
+    assert Permit.objects.get(pk=permit.pk).status == Permit.Status.REVOKED

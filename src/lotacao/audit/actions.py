@@ -270,6 +270,9 @@ ACTIONS: dict[str, str] = {
     "delegation_extinction.indemnity_paid": "pagamento da indenização da extinção",
     "delegation_asset.recorded": "registro de bem reversível",
     "delegation_asset.returned": "reversão do bem ao Município",
+    "delegation_consortium.proposed": "proposta de consórcio operacional",
+    "delegation_consortium.approved": "aprovação do consórcio operacional pelo poder concedente",
+    "delegation_consortium.refused": "consórcio operacional não aprovado",
     # councils (issue 23, item 1): members, sessions, attendance, resolutions; art. 40 Recife
     "council.registered": "cadastro de conselho ou comissão",
     "member.appointed": "nomeação de membro de conselho",

@@ -3,13 +3,16 @@
 - `GET /delegation/contracts`, `GET /delegation/contracts/{id}`: contracts with their essential
   clauses (the missing ones listed), term, inquiries and extinction (the indemnity's deadline);
 - `POST /delegation/contracts/{id}/inquiries`: open the caducidade inquiry (Esteio art. 37);
-- `POST /delegation/inquiries/{id}/notification`, `/defense`, `/decision`: its due process.
+- `POST /delegation/inquiries/{id}/notification`, `/defense`, `/decision`: its due process;
+- `POST /delegation/contracts/{id}/extinction`: another cause of art. 46 (encampação, art. 47);
+- `POST /delegation/contracts/{id}/interruptions`: the immediate suspension (art. 27).
 Refusals are 422 problem details in Portuguese; a row outside the scope is a 404.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Literal
 
 from django.http import HttpRequest
@@ -24,7 +27,7 @@ from lotacao.delegation.models import Contract, Extinction, Inquiry
 router = Router(tags=["delegacao do servico"])
 
 
-class ExtinctionOut(Schema):
+class DelegationExtinctionOut(Schema):
     cause: str
     cause_label: str
     extinct_on: dt.date
@@ -36,7 +39,7 @@ class ExtinctionOut(Schema):
     indemnity: str
 
 
-class InquiryOut(Schema):
+class DelegationInquiryOut(Schema):
     id: int
     number: str
     status: str
@@ -51,7 +54,7 @@ class InquiryOut(Schema):
     decision_reasons: str
 
 
-class ContractOut(Schema):
+class DelegationContractOut(Schema):
     id: int
     number: str
     permit_id: int
@@ -64,27 +67,27 @@ class ContractOut(Schema):
     status_label: str
     clauses: dict[str, str]
     missing_clauses: list[str]
-    inquiries: list[InquiryOut]
-    extinction: ExtinctionOut | None
+    inquiries: list[DelegationInquiryOut]
+    extinction: DelegationExtinctionOut | None
 
 
-class InquiryIn(Schema):
+class DelegationInquiryIn(Schema):
     number: str
     opening_act: str
     facts: str
 
 
-class NotificationIn(Schema):
+class DelegationInquiryNotificationIn(Schema):
     notified_on: dt.date
     means: str
 
 
-class DefenseIn(Schema):
+class DelegationDefenseIn(Schema):
     filed_on: dt.date
     text: str
 
 
-class DecisionIn(Schema):
+class DelegationInquiryDecisionIn(Schema):
     decision: Literal["declare", "archive"]
     reasons: str
     recommendation_id: int | None = None  # the CMTT's resolution (councils)
@@ -92,13 +95,37 @@ class DecisionIn(Schema):
     decree_on: dt.date | None = None
 
 
+class DelegationExtinctionIn(Schema):
+    cause: Literal["term", "encampacao", "rescisao", "bankruptcy", "death"]
+    extinct_on: dt.date
+    act: str
+    reasons: str
+    authorizing_law: str = ""
+    indemnity_amount: Decimal | None = None
+    indemnity_paid_on: dt.date | None = None
+    event_on: dt.date | None = None
+
+
+class DelegationInterruptionIn(Schema):
+    interrupted_on: dt.date
+    facts: str
+    suspended_until: dt.date
+    excuse: Literal["", "calamity", "strike", "external"] = ""
+
+
+class DelegationInterruptionOut(Schema):
+    id: int
+    interrupted_on: dt.date
+    suspended_until: dt.date
+
+
 def _roles(request: HttpRequest, code: str, roles: tuple[str, ...]) -> None:
     if not permissions.roles_in(getattr(request, "access", None), code) & set(roles):
         raise HttpError(403, "Seu perfil não permite esta ação.")
 
 
-def _inquiry_out(row: Inquiry) -> InquiryOut:
-    return InquiryOut(
+def _inquiry_out(row: Inquiry) -> DelegationInquiryOut:
+    return DelegationInquiryOut(
         id=row.pk,
         number=row.number,
         status=row.status,
@@ -114,11 +141,11 @@ def _inquiry_out(row: Inquiry) -> InquiryOut:
     )
 
 
-def _extinction_out(row: Extinction | None) -> ExtinctionOut | None:
+def _extinction_out(row: Extinction | None) -> DelegationExtinctionOut | None:
     if row is None:
         return None
     recommendation = row.recommendation.citation if row.recommendation is not None else ""
-    return ExtinctionOut(
+    return DelegationExtinctionOut(
         cause=row.cause,
         cause_label=row.get_cause_display(),
         extinct_on=row.extinct_on,
@@ -131,8 +158,8 @@ def _extinction_out(row: Extinction | None) -> ExtinctionOut | None:
     )
 
 
-def _contract_out(row: Contract) -> ContractOut:
-    return ContractOut(
+def _contract_out(row: Contract) -> DelegationContractOut:
+    return DelegationContractOut(
         id=row.pk,
         number=row.number,
         permit_id=row.permit_id,
@@ -150,18 +177,20 @@ def _contract_out(row: Contract) -> ContractOut:
     )
 
 
-@router.get("/contracts", response=list[ContractOut])
-def list_contracts(request: HttpRequest) -> list[ContractOut]:
+@router.get("/contracts", response=list[DelegationContractOut])
+def list_contracts(request: HttpRequest) -> list[DelegationContractOut]:
     return [_contract_out(r) for r in Contract.objects.select_related("permit")[:200]]
 
 
-@router.get("/contracts/{contract_id}", response=ContractOut)
-def get_contract(request: HttpRequest, contract_id: int) -> ContractOut:
+@router.get("/contracts/{contract_id}", response=DelegationContractOut)
+def get_contract(request: HttpRequest, contract_id: int) -> DelegationContractOut:
     return _contract_out(get_object_or_404(Contract.objects.select_related("permit"), pk=contract_id))
 
 
-@router.post("/contracts/{contract_id}/inquiries", response={201: InquiryOut})
-def open_inquiry(request: HttpRequest, contract_id: int, payload: InquiryIn) -> tuple[int, InquiryOut]:
+@router.post("/contracts/{contract_id}/inquiries", response={201: DelegationInquiryOut})
+def open_inquiry(
+    request: HttpRequest, contract_id: int, payload: DelegationInquiryIn
+) -> tuple[int, DelegationInquiryOut]:
     contract = get_object_or_404(Contract.objects.all(), pk=contract_id)
     _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
     row = services.open_inquiry(
@@ -174,8 +203,10 @@ def open_inquiry(request: HttpRequest, contract_id: int, payload: InquiryIn) -> 
     return Status(201, _inquiry_out(row))  # type: ignore[return-value]
 
 
-@router.post("/inquiries/{inquiry_id}/notification", response=InquiryOut)
-def notify_inquiry(request: HttpRequest, inquiry_id: int, payload: NotificationIn) -> InquiryOut:
+@router.post("/inquiries/{inquiry_id}/notification", response=DelegationInquiryOut)
+def notify_inquiry(
+    request: HttpRequest, inquiry_id: int, payload: DelegationInquiryNotificationIn
+) -> DelegationInquiryOut:
     inquiry = get_object_or_404(Inquiry.objects.all(), pk=inquiry_id)
     _roles(request, inquiry.jurisdiction_id, permissions.RECORD_ROLES)
     row = services.notify_inquiry(
@@ -184,8 +215,10 @@ def notify_inquiry(request: HttpRequest, inquiry_id: int, payload: NotificationI
     return _inquiry_out(row)
 
 
-@router.post("/inquiries/{inquiry_id}/defense", response=InquiryOut)
-def record_defense(request: HttpRequest, inquiry_id: int, payload: DefenseIn) -> InquiryOut:
+@router.post("/inquiries/{inquiry_id}/defense", response=DelegationInquiryOut)
+def record_defense(
+    request: HttpRequest, inquiry_id: int, payload: DelegationDefenseIn
+) -> DelegationInquiryOut:
     inquiry = get_object_or_404(Inquiry.objects.all(), pk=inquiry_id)
     _roles(request, inquiry.jurisdiction_id, permissions.RECORD_ROLES)
     row = services.record_defense(
@@ -194,8 +227,10 @@ def record_defense(request: HttpRequest, inquiry_id: int, payload: DefenseIn) ->
     return _inquiry_out(row)
 
 
-@router.post("/inquiries/{inquiry_id}/decision", response=InquiryOut)
-def decide_inquiry(request: HttpRequest, inquiry_id: int, payload: DecisionIn) -> InquiryOut:
+@router.post("/inquiries/{inquiry_id}/decision", response=DelegationInquiryOut)
+def decide_inquiry(
+    request: HttpRequest, inquiry_id: int, payload: DelegationInquiryDecisionIn
+) -> DelegationInquiryOut:
     inquiry = get_object_or_404(Inquiry.objects.all(), pk=inquiry_id)
     _roles(request, inquiry.jurisdiction_id, permissions.DECIDE_ROLES)
     if payload.decision == "declare":
@@ -212,3 +247,44 @@ def decide_inquiry(request: HttpRequest, inquiry_id: int, payload: DecisionIn) -
     else:
         services.archive_inquiry(actor=request.user, inquiry=inquiry, reasons=payload.reasons)
     return _inquiry_out(Inquiry.objects.get(pk=inquiry.pk))
+
+
+@router.post("/contracts/{contract_id}/extinction", response={201: DelegationExtinctionOut})
+def extinguish_contract(
+    request: HttpRequest, contract_id: int, payload: DelegationExtinctionIn
+) -> tuple[int, DelegationExtinctionOut | None]:
+    contract = get_object_or_404(Contract.objects.select_related("permit__holder"), pk=contract_id)
+    _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
+    row = services.extinguish(
+        actor=request.user,
+        contract=contract,
+        cause=payload.cause,
+        extinct_on=payload.extinct_on,
+        act=payload.act,
+        reasons=payload.reasons,
+        authorizing_law=payload.authorizing_law,
+        indemnity_amount=payload.indemnity_amount,
+        indemnity_paid_on=payload.indemnity_paid_on,
+        event_on=payload.event_on,
+    )
+    return Status(201, _extinction_out(row))  # type: ignore[return-value]
+
+
+@router.post("/contracts/{contract_id}/interruptions", response={201: DelegationInterruptionOut})
+def record_interruption(
+    request: HttpRequest, contract_id: int, payload: DelegationInterruptionIn
+) -> tuple[int, DelegationInterruptionOut]:
+    contract = get_object_or_404(Contract.objects.select_related("permit"), pk=contract_id)
+    _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
+    row = services.record_interruption(
+        actor=request.user,
+        contract=contract,
+        interrupted_on=payload.interrupted_on,
+        facts=payload.facts,
+        until=payload.suspended_until,
+        excuse=payload.excuse,
+    )
+    out = DelegationInterruptionOut(
+        id=row.pk, interrupted_on=row.interrupted_on, suspended_until=row.suspended_until
+    )
+    return Status(201, out)  # type: ignore[return-value]

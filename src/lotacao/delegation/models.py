@@ -198,3 +198,35 @@ class ReversibleAsset(TenantModel):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()}: {self.description}"
+
+
+class Consortium(TenantModel):
+    """An operating consortium of concessionaires or permit holders, under rules they agree on,
+    approved beforehand by the granting authority (Esteio art. 19, § 5º; art. 13, parágrafo único)."""
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Aguardando aprovação"
+        APPROVED = "approved", "Aprovado"
+        REFUSED = "refused", "Não aprovado"
+
+    name = models.CharField("nome", max_length=200)
+    rules_text = models.TextField("regras de comum acordo")
+    contracts = models.ManyToManyField(
+        Contract, related_name="consortia", verbose_name="contratos consorciados"
+    )
+    proposed_on = models.DateField("apresentado em")
+    status = models.CharField("situação", max_length=20, choices=Status.choices, default=Status.PROPOSED)
+    decided_on = models.DateField("decidido em", null=True, blank=True)
+    decision_act = models.CharField("ato da decisão", max_length=200, blank=True)
+    decision_reasons = models.TextField("razões da decisão", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        verbose_name = "consórcio operacional"
+        verbose_name_plural = "consórcios operacionais"
+        ordering = ["-proposed_on", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Consórcio {self.name}"

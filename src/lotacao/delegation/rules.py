@@ -121,3 +121,19 @@ def indemnity_due(code: str, extinct_on: dt.date) -> dt.date | None:
 
 def in_words(day: dt.date | None) -> str:
     return br_date(day)
+
+
+def staff_takeover(code: str, on: dt.date, vehicles: int) -> str:
+    """The take-over of the former operator's staff by the company that replaces it after the
+    tender (Esteio art. 49), in words for the screen ("" where the law has no such rule)."""
+    found = entry(code, "delegation.staff_takeover", on)
+    if found is None or found.status != "value":
+        return ""
+    years, per = int(found.value["min_service_years"]), int(found.value["per_vehicle"])
+    year_words = "um ano" if years == 1 else f"{years} anos"
+    return (
+        f"A pessoa jurídica que substituir a operadora, em razão de licitação por extinção da delegação, "
+        f"contratará os empregados com mais de {year_words} de serviço, até {per} por veículo: até "
+        f"{per * vehicles} para {'o veículo' if vehicles == 1 else f'os {vehicles} veículos'} deste contrato "
+        f"({cited(code, str(found.citation))})."
+    )

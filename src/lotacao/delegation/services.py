@@ -19,7 +19,14 @@ from lotacao.core.formats import br_date, lower_first
 from lotacao.councils import gates
 from lotacao.councils.models import Resolution
 from lotacao.delegation import rules, states
-from lotacao.delegation.models import Contract, Extinction, Inquiry, Interruption, ReversibleAsset
+from lotacao.delegation.models import (
+    Consortium,
+    Contract,
+    Extinction,
+    Inquiry,
+    Interruption,
+    ReversibleAsset,
+)
 from lotacao.permits import services as permits
 from lotacao.permits.models import Permit
 from lotacao.permits.rules import add
@@ -589,4 +596,67 @@ def return_asset(*, actor: Any, asset: ReversibleAsset, returned_on: dt.date) ->
         changes={"returned_on": returned_on},
         reason=f"Reversão ao Município em {br_date(returned_on)} (art. 46, § 1º).",
         action="delegation_asset.returned",
+    )
+
+
+# --------------------------------------------------------------------------- consortia (art. 19, § 5º)
+
+
+@transaction.atomic
+def propose_consortium(
+    *,
+    actor: Any,
+    contracts: list[Contract],
+    name: str,
+    rules_text: str,
+    on: dt.date | None = None,
+) -> Consortium:
+    """Concessionaires or permit holders propose an operating consortium under rules of common
+    accord; it operates only once approved by the granting authority (art. 19, § 5º)."""
+    day = _today(on)
+    if len(contracts) < 2:
+        raise ValidationError("Um consórcio reúne pelo menos dois contratos de delegação.")
+    codes = {c.jurisdiction_id for c in contracts}
+    if len(codes) != 1:
+        raise ValidationError("Os contratos do consórcio precisam ser da mesma jurisdição.")
+    code = codes.pop()
+    rules.require_applies(code, day)
+    for contract in contracts:
+        states.require_contract(contract, "consortium")
+    name = _text(name, "Informe o nome do consórcio.")
+    rules_text = _text(rules_text, "Informe as regras estabelecidas de comum acordo (art. 19, § 5º).")
+    row = create_audited(
+        actor=actor,
+        instance=Consortium(jurisdiction_id=code, name=name, rules_text=rules_text, proposed_on=day),
+        reason=f"Proposta de consórcio operacional: {name}",
+        action="delegation_consortium.proposed",
+    )
+    row.contracts.set(contracts)
+    return row
+
+
+@transaction.atomic
+def decide_consortium(
+    *, actor: Any, consortium: Consortium, approve: bool, act: str, reasons: str, on: dt.date | None = None
+) -> Consortium:
+    day = _today(on)
+    consortium = Consortium.unscoped.select_for_update().get(pk=consortium.pk)
+    states.require_consortium(consortium, "approve" if approve else "refuse")
+    act = _text(act, "Informe o ato da decisão do poder concedente (número e data).")
+    reasons = _text(reasons, "Informe as razões da decisão.")
+    if approve:
+        extinct = [str(c) for c in consortium.contracts.all() if c.status != Contract.Status.IN_FORCE]
+        if extinct:
+            raise ValidationError(f"Não é possível aprovar: {', '.join(extinct)} já não está em vigor.")
+    return update_audited(
+        actor=actor,
+        instance=consortium,
+        changes={
+            "status": Consortium.Status.APPROVED if approve else Consortium.Status.REFUSED,
+            "decided_on": day,
+            "decision_act": act,
+            "decision_reasons": reasons,
+        },
+        reason=reasons,
+        action="delegation_consortium.approved" if approve else "delegation_consortium.refused",
     )

@@ -6,6 +6,9 @@ The contract (Esteio art. 42):
     in_force --interrupt--> in_force   (immediate suspension of the permit, art. 27)
     in_force --open_inquiry--> in_force (a caducidade inquiry opened, art. 37)
     in_force --extinguish--> extinct    (a cause of art. 46; the permit ended)
+    in_force --consortium--> in_force   (proposed in an operating consortium, art. 19, § 5º)
+
+The operating consortium (art. 19, § 5º): proposed --approve | refuse--> approved | refused.
 
 The caducidade inquiry (art. 37; art. 46, § 3º):
 
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
-from lotacao.delegation.models import Contract, Inquiry
+from lotacao.delegation.models import Consortium, Contract, Inquiry
 
 C = Contract.Status
 I = Inquiry.Status  # noqa: E741
@@ -66,6 +69,9 @@ CONTRACT: tuple[Transition, ...] = (
     Transition(
         "asset", "Registrar bem reversível", "registrar o bem reversível", CLERKS, (C.IN_FORCE, C.EXTINCT), ""
     ),
+    Transition(
+        "consortium", "Propor consórcio", "incluir o contrato em consórcio", CLERKS, (C.IN_FORCE,), ""
+    ),
 )
 INQUIRY: tuple[Transition, ...] = (
     Transition("notify", "Registrar notificação", "registrar a notificação", CLERKS, (I.OPENED,), I.NOTIFIED),
@@ -87,6 +93,18 @@ INQUIRY: tuple[Transition, ...] = (
         I.ARCHIVED,
     ),
 )
+# The operating consortium (art. 19, § 5º): proposed --approve | refuse--> approved | refused.
+K = Consortium.Status
+CONSORTIUM: tuple[Transition, ...] = (
+    Transition("approve", "Aprovar o consórcio", "aprovar o consórcio", DECIDERS, (K.PROPOSED,), K.APPROVED),
+    Transition("refuse", "Não aprovar", "recusar o consórcio", DECIDERS, (K.PROPOSED,), K.REFUSED),
+)
+CONSORTIUM_BY_NAME = {t.name: t for t in CONSORTIUM}
+CONSORTIUM_PHRASES = {
+    K.PROPOSED: "o consórcio aguarda aprovação",
+    K.APPROVED: "o consórcio já foi aprovado",
+    K.REFUSED: "o consórcio não foi aprovado",
+}
 CONTRACT_BY_NAME = {t.name: t for t in CONTRACT}
 INQUIRY_BY_NAME = {t.name: t for t in INQUIRY}
 
@@ -133,3 +151,19 @@ def contract_actions(contract: Contract, roles: set[str]) -> list[Transition]:
 
 def inquiry_actions(inquiry: Inquiry, roles: set[str]) -> list[Transition]:
     return [t for t in INQUIRY if set(t.roles) & roles and inquiry_refusal(inquiry, t.name) is None]
+
+
+def consortium_refusal(consortium: Consortium, action: str) -> str | None:
+    if consortium.status in CONSORTIUM_BY_NAME[action].sources:
+        return None
+    return CONSORTIUM_PHRASES[K(consortium.status)]
+
+
+def require_consortium(consortium: Consortium, action: str) -> None:
+    why = consortium_refusal(consortium, action)
+    if why is not None:
+        raise ValidationError(f"Não é possível {CONSORTIUM_BY_NAME[action].doing}: {why}.")
+
+
+def consortium_actions(consortium: Consortium, roles: set[str]) -> list[Transition]:
+    return [t for t in CONSORTIUM if set(t.roles) & roles and consortium_refusal(consortium, t.name) is None]

@@ -23,7 +23,7 @@ from lotacao.audit.services import history
 from lotacao.councils import gates
 from lotacao.councils.models import Resolution
 from lotacao.delegation import permissions, rules, services, states
-from lotacao.delegation.models import Contract, Extinction, Inquiry, ReversibleAsset
+from lotacao.delegation.models import Consortium, Contract, Extinction, Inquiry, ReversibleAsset
 from lotacao.permits.models import Permit
 
 
@@ -183,6 +183,9 @@ class ContractDetail(LoginRequiredMixin, View):
                 "extinction": extinction,
                 "indemnity": services.indemnity_state(extinction) if extinction else "",
                 "indemnity_citation": rules.cited(code, "art. 46, § 2º"),
+                "staff_takeover": rules.staff_takeover(
+                    code, timezone.localdate(), 1 if contract.permit.vehicle_id else 0
+                ),
                 "causes": [
                     (k, Extinction.Cause(k).label, v)
                     for k, v in causes.items()
@@ -356,3 +359,77 @@ class InquiryDetail(LoginRequiredMixin, View):
             return self._render(request, inquiry, error.messages, status=422)
         messages.success(request, "Registrado.")
         return HttpResponseRedirect(reverse("delegation:inquiry", args=[inquiry.pk]))
+
+
+class ConsortiumList(LoginRequiredMixin, View):
+    """The operating consortia (art. 19, § 5º): proposed with their rules, approved or not by the
+    granting authority."""
+
+    def _render(self, request: HttpRequest, errors: list[str], status: int = 200) -> HttpResponse:
+        codes = _codes(request, permissions.VIEW_ROLES)
+        if not codes:
+            raise PermissionDenied("Seu perfil não tem acesso à delegação do serviço.")
+        today = timezone.localdate()
+        applies = [c for c in codes if rules.applies(c, today)]
+        access = _access(request)
+        rows = [
+            (row, states.consortium_actions(row, permissions.roles_in(access, row.jurisdiction_id)))
+            for row in Consortium.objects.prefetch_related("contracts")[:200]
+        ]
+        return render(
+            request,
+            "delegation/consortia.html",
+            {
+                "title": "Consórcios operacionais",
+                "rows": rows,
+                "applies": applies,
+                "not_applicable": [rules.not_applicable(c) for c in codes if c not in applies],
+                "contracts": Contract.objects.filter(
+                    jurisdiction_id__in=[
+                        c for c in applies if c in _codes(request, permissions.RECORD_ROLES)
+                    ],
+                    status=Contract.Status.IN_FORCE,
+                ),
+                "citation": rules.cited(applies[0], "art. 19, § 5º") if applies else "",
+                "errors": errors,
+            },
+            status=status,
+        )
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return self._render(request, [])
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        data = request.POST
+        action = data.get("acao", "")
+        try:
+            if action == "propose":
+                codes = _codes(request, permissions.RECORD_ROLES)
+                ids = [int(v) for v in data.getlist("contratos") if v.isdigit()]
+                chosen = list(Contract.objects.filter(jurisdiction_id__in=codes, pk__in=ids))
+                if not codes:
+                    raise PermissionDenied("Seu perfil não permite esta ação.")
+                services.propose_consortium(
+                    actor=request.user,
+                    contracts=chosen,
+                    name=data.get("nome", ""),
+                    rules_text=data.get("regras", ""),
+                )
+                done = "Consórcio registrado: aguarda a aprovação do poder concedente."
+            elif action in states.CONSORTIUM_BY_NAME:
+                row = get_object_or_404(Consortium.objects.all(), pk=data.get("consorcio") or 0)
+                _require(request, row.jurisdiction_id, states.CONSORTIUM_BY_NAME[action].roles)
+                services.decide_consortium(
+                    actor=request.user,
+                    consortium=row,
+                    approve=action == "approve",
+                    act=data.get("ato", ""),
+                    reasons=data.get("razoes", ""),
+                )
+                done = "Decisão registrada."
+            else:
+                raise PermissionDenied("Ação desconhecida.")
+        except ValidationError as error:
+            return self._render(request, error.messages, status=422)
+        messages.success(request, done)
+        return HttpResponseRedirect(reverse("delegation:consortia"))
