@@ -54,6 +54,8 @@ TAGS = {
     "deveres do operador": "Deveres do operador: comunicação de ocorrências e autorizações.",
     "requerimentos": "Requerimentos do permissionário e a decisão do órgão.",
     "ouvidoria": "Ouvidoria: manifestações do público e a fila do órgão.",
+    "escalas e jornadas": "Escalas e jornadas: escalas das linhas, a escala em vigor e as jornadas "
+    "dos condutores.",
 }
 
 
