@@ -179,6 +179,12 @@ def test_each_tag_a_file_and_a_refusal_come_back_parsed(world: Any, live_server:
             {"contract_id": recife["delegation.contract"].pk},
             "DelegationContractOut",
         ),
+        "escalas e jornadas": (
+            "lotacao_rosters_api_rosters_detail",
+            staff,
+            {"roster_id": recife["rosters.roster"].pk},
+            "RosterOut",
+        ),
     }
     document = httpx.get(f"{live_server.url}/api/openapi.json", timeout=30).json()
     tags = {tag["name"] for tag in document["tags"]}

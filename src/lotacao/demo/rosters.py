@@ -33,17 +33,19 @@ def load(today: dt.date, summary: Any) -> None:
         ):
             summary.existing += 1
             continue
+        made = False
         try:
             if rules.submitters(code, today)[0]:
-                _roster(jurisdiction, today)
+                made = _roster(jurisdiction, today)
             if rules.has_workday_limits(code):
-                _logs(jurisdiction, today)
+                made = _logs(jurisdiction, today) or made
         except ValidationError:
             continue  # the demo's register does not fit (no live permit on a line): nothing to show
-        summary.created += 1
+        if made:
+            summary.created += 1
 
 
-def _roster(jurisdiction: Jurisdiction, today: dt.date) -> None:
+def _roster(jurisdiction: Jurisdiction, today: dt.date) -> bool:
     permits = [
         p
         for p in Permit.unscoped.filter(jurisdiction=jurisdiction, status__in=Permit.LIVE, line__isnull=False)
@@ -52,7 +54,7 @@ def _roster(jurisdiction: Jurisdiction, today: dt.date) -> None:
         if p.vehicle is not None and p.holder.person is not None and p.effective_status(today) in Permit.LIVE
     ]
     if not permits:
-        return
+        return False
     line: Line = permits[0].line  # type: ignore[assignment]
     on_line = [p for p in permits if p.line_id == line.pk]
     positions = rules.submitters(jurisdiction.code, today)[0]
@@ -84,16 +86,17 @@ def _roster(jurisdiction: Jurisdiction, today: dt.date) -> None:
     services.decide_roster(
         actor=None, roster=roster, approve=True, reasons="Atende à ordem de serviço da linha", on=start
     )
+    return True
 
 
-def _logs(jurisdiction: Jurisdiction, today: dt.date) -> None:
+def _logs(jurisdiction: Jurisdiction, today: dt.date) -> bool:
     account = (
         HolderAccount.objects.select_related("holder__person")
         .filter(holder__jurisdiction=jurisdiction)
         .first()
     )
     if account is None or account.holder.person is None:
-        return
+        return False
     permit = next(
         (
             p
@@ -105,7 +108,7 @@ def _logs(jurisdiction: Jurisdiction, today: dt.date) -> None:
         None,
     )
     if permit is None or permit.vehicle is None:
-        return
+        return False
     for days_ago, periods in LOGS:
         services.record_duty_log(
             actor=None,
@@ -114,3 +117,4 @@ def _logs(jurisdiction: Jurisdiction, today: dt.date) -> None:
             day=today - dt.timedelta(days=days_ago),
             periods=periods,
         )
+    return True

@@ -52,7 +52,7 @@ class RosterOut(Schema):
     entries: list[EntryOut]
 
 
-class DecisionIn(Schema):
+class RosterDecisionIn(Schema):
     approve: bool
     reasons: str
 
@@ -64,7 +64,7 @@ class InForceOut(Schema):
     scheduled_today: bool
 
 
-class PeriodIn(Schema):
+class DutyPeriodIn(Schema):
     start: str
     end: str
 
@@ -73,7 +73,7 @@ class DutyLogIn(Schema):
     plate: str
     cpf: str
     day: dt.date
-    periods: list[PeriodIn]
+    periods: list[DutyPeriodIn]
 
 
 class ViolationOut(Schema):
@@ -94,7 +94,7 @@ class DutyLogOut(Schema):
     driver: str
     role: str
     day: dt.date
-    periods: list[PeriodIn]
+    periods: list[DutyPeriodIn]
     driving_minutes: int
     within_limits: bool | None
     violations: list[ViolationOut]
@@ -138,7 +138,7 @@ def _log_out(log: DutyLog) -> DutyLogOut:
         driver=log.driver.full_name,
         role=log.role,
         day=log.day,
-        periods=[PeriodIn(**p) for p in log.periods],
+        periods=[DutyPeriodIn(**p) for p in log.periods],
         driving_minutes=log.driving_minutes,
         within_limits=log.within_limits,
         violations=[
@@ -159,14 +159,14 @@ def _staff(request: HttpRequest, roles: tuple[str, ...]) -> list[str]:
     return codes
 
 
-@router.get("/rosters", response=list[RosterOut], operation_id="rosters_list")
+@router.get("/rosters", response=list[RosterOut])
 def rosters_list(request: HttpRequest) -> list[RosterOut]:
     _staff(request, permissions.VIEW_ROLES)
     rows = Roster.objects.select_related("line", "submitted_by__person")[:200]
     return [_roster_out(r) for r in rows]
 
 
-@router.get("/rosters/{roster_id}", response=RosterOut, operation_id="rosters_detail")
+@router.get("/rosters/{roster_id}", response=RosterOut)
 def rosters_detail(request: HttpRequest, roster_id: int) -> RosterOut:
     _staff(request, permissions.VIEW_ROLES)
     return _roster_out(
@@ -174,8 +174,8 @@ def rosters_detail(request: HttpRequest, roster_id: int) -> RosterOut:
     )
 
 
-@router.post("/rosters/{roster_id}/decision", response=RosterOut, operation_id="rosters_decide")
-def rosters_decide(request: HttpRequest, roster_id: int, payload: DecisionIn) -> RosterOut:
+@router.post("/rosters/{roster_id}/decision", response=RosterOut)
+def rosters_decide(request: HttpRequest, roster_id: int, payload: RosterDecisionIn) -> RosterOut:
     roster = get_object_or_404(Roster.objects.select_related("line"), pk=roster_id)
     if not permissions.allowed(
         getattr(request, "access", None), roster.jurisdiction_id, permissions.DECIDE_ROLES
@@ -188,7 +188,7 @@ def rosters_decide(request: HttpRequest, roster_id: int, payload: DecisionIn) ->
     return _roster_out(roster)
 
 
-@router.get("/in-force", response=InForceOut, operation_id="rosters_in_force")
+@router.get("/in-force", response=InForceOut)
 def rosters_in_force(request: HttpRequest, plate: str) -> InForceOut:
     codes = _staff(request, permissions.VIEW_ROLES)
     clean = clean_plate(plate)
@@ -207,7 +207,7 @@ def rosters_in_force(request: HttpRequest, plate: str) -> InForceOut:
     )
 
 
-@router.get("/duty-logs", response=list[DutyLogOut], operation_id="rosters_duty_logs")
+@router.get("/duty-logs", response=list[DutyLogOut])
 def rosters_duty_logs(request: HttpRequest) -> list[DutyLogOut]:
     access = getattr(request, "access", None)
     if access is None or access.holder_id is None:
@@ -216,7 +216,7 @@ def rosters_duty_logs(request: HttpRequest) -> list[DutyLogOut]:
     return [_log_out(r) for r in rows]
 
 
-@router.post("/duty-logs", response={201: DutyLogOut}, operation_id="rosters_record_duty_log")
+@router.post("/duty-logs", response={201: DutyLogOut})
 def rosters_record_duty_log(request: HttpRequest, payload: DutyLogIn) -> tuple[int, DutyLogOut]:
     codes = _staff(request, permissions.RECORD_ROLES)
     clean = clean_plate(payload.plate)
