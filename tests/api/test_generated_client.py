@@ -179,6 +179,12 @@ def test_each_tag_a_file_and_a_refusal_come_back_parsed(world: Any, live_server:
             {"contract_id": recife["delegation.contract"].pk},
             "DelegationContractOut",
         ),
+        "editais e selecao": (
+            "tenders_get_call",
+            staff,
+            {"call_id": recife["tenders.call"].pk},
+            "CallDetailOut",
+        ),
         "escalas e jornadas": (
             "lotacao_rosters_api_rosters_detail",
             staff,

@@ -61,7 +61,7 @@ class CallDetailOut(CallOut):
     ranking: list[RankingRow]
 
 
-class ApplicationIn(Schema):
+class TenderApplicationIn(Schema):
     holder_id: int
     vehicle_id: int
     association_id: int | None = None
@@ -153,7 +153,7 @@ def get_call(request: HttpRequest, call_id: int) -> dict[str, Any]:
 @router.post(
     "/calls/{call_id}/applications", response={201: ApplicationOut}, operation_id="tenders_file_application"
 )
-def file_application(request: HttpRequest, call_id: int, payload: ApplicationIn) -> Any:
+def file_application(request: HttpRequest, call_id: int, payload: TenderApplicationIn) -> Any:
     call = get_object_or_404(Call.objects.select_related("line"), pk=call_id)
     _may(request, call.jurisdiction_id, states.CLERKS)
     holder = Holder.objects.filter(pk=payload.holder_id, jurisdiction_id=call.jurisdiction_id).first()
