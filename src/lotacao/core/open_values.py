@@ -91,6 +91,8 @@ BLOCKS: dict[str, str] = {
     "foram informadas",
     "fare.reserved_seats": "sem o número, as páginas das linhas não informam os lugares reservados",
     "gtfs.contact_email": "sem o endereço, o GTFS e o catálogo de dados abertos saem sem contato",
+    "training.min_attendance": "sem a frequência mínima, nenhuma turma pode ser encerrada nem ter "
+    "certificados emitidos",
 }
 
 

@@ -10,7 +10,7 @@ class EnforcementConfig(AppConfig):
         # Answer the seams lower layers ask through (lotacao.core.providers).
         from lotacao.core import providers
         from lotacao.enforcement import queue
-        from lotacao.enforcement.sanctions import debts, effects, fine_payment, interruptions, measures
+        from lotacao.enforcement.sanctions import debts, effects, fine_payment, followups, interruptions, measures
 
         providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
         providers.provide(
@@ -22,3 +22,5 @@ class EnforcementConfig(AppConfig):
         providers.provide("charge_paid", "enforcement", fine_payment.charge_paid)
         providers.provide("holder_debts", "enforcement", debts.holder_debts)
         providers.provide("interruption_periods", "enforcement", interruptions.authorized_periods)
+        providers.provide("pending_course_requirements", "enforcement", followups.pending_courses)
+        providers.provide("course_requirement_completed", "enforcement", followups.course_done)
