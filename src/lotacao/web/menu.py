@@ -135,6 +135,7 @@ STAFF_ITEMS: tuple[Item, ...] = (
     ),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
     Item("Importar o cadastro existente", "onboarding:register", ("gestor",), "Gestão"),
+    Item("Cursos", "training:courses", ("gestor", "atendente"), "Atendimento", regime="permits"),
 )
 
 ALL_NAMES = {item.url_name for item in STAFF_ITEMS}
