@@ -58,7 +58,9 @@ def _grant(vehicle: Any, selected_on: dt.date, **over: Any) -> ProvisionalAuthor
     return services.grant_provisional(**args)
 
 
-def test_marica_over_age_vehicle_operates_with_the_provisional_authorization_until_its_term(marica: Any) -> None:
+def test_marica_over_age_vehicle_operates_with_the_provisional_authorization_until_its_term(
+    marica: Any,
+) -> None:
     vehicle = _old_van(marica, 12)
     day = today()
     assert public_vehicle_info(vehicle, day)["authorized"] is False  # over the 10 years of art. 25
@@ -76,7 +78,10 @@ def test_marica_over_age_vehicle_operates_with_the_provisional_authorization_unt
     assert services.expire_provisionals(today=after) == 1
     authorization.refresh_from_db()
     assert authorization.status == ProvisionalAuthorization.Status.EXPIRED
-    refused(lambda: services.end_provisional(actor=None, authorization=authorization, reason="x"), "não está em vigor")
+    refused(
+        lambda: services.end_provisional(actor=None, authorization=authorization, reason="x"),
+        "não está em vigor",
+    )
 
 
 def test_marica_provisional_refusals(marica: Any, world: Any) -> None:
@@ -124,7 +129,11 @@ def test_marica_vehicle_in_an_accident_waits_for_the_post_accident_inspection(ma
     assert any("acidente" in r and "art. 40, IX" in r for r in info["reasons"])
     assert public_vehicle_info_many([vehicle], today())[vehicle.pk]["authorized"] is False
     failed = services.schedule_inspection(
-        actor=None, vehicle=vehicle, scheduled_for=today(), kind=Inspection.Kind.POST_ACCIDENT, reason="antecipada"
+        actor=None,
+        vehicle=vehicle,
+        scheduled_for=today(),
+        kind=Inspection.Kind.POST_ACCIDENT,
+        reason="antecipada",
     )
     services.record_inspection(
         actor=None,
@@ -138,9 +147,15 @@ def test_marica_vehicle_in_an_accident_waits_for_the_post_accident_inspection(ma
     blocked = public_vehicle_info(vehicle, today())
     assert blocked["authorized"] is False and any("reprovado na vistoria" in r for r in blocked["reasons"])
     again = services.schedule_inspection(
-        actor=None, vehicle=vehicle, scheduled_for=today(), kind=Inspection.Kind.POST_ACCIDENT, reason="nova vistoria"
+        actor=None,
+        vehicle=vehicle,
+        scheduled_for=today(),
+        kind=Inspection.Kind.POST_ACCIDENT,
+        reason="nova vistoria",
     )
-    services.record_inspection(actor=None, inspection=again, performed_on=today(), checklist=ALL_OK, reason="aprovado")
+    services.record_inspection(
+        actor=None, inspection=again, performed_on=today(), checklist=ALL_OK, reason="aprovado"
+    )
     again.refresh_from_db()
     assert again.status == Inspection.Status.PASSED
     info = public_vehicle_info(vehicle, today())
@@ -150,7 +165,11 @@ def test_marica_vehicle_in_an_accident_waits_for_the_post_accident_inspection(ma
 def test_recife_post_accident_inspection_does_not_block(world: Any) -> None:
     vehicle = fresh_vehicle(world, "recife")
     inspection = services.schedule_inspection(
-        actor=None, vehicle=vehicle, scheduled_for=today(), kind=Inspection.Kind.POST_ACCIDENT, reason="a pedido"
+        actor=None,
+        vehicle=vehicle,
+        scheduled_for=today(),
+        kind=Inspection.Kind.POST_ACCIDENT,
+        reason="a pedido",
     )
     assert not inspection.blocks_operation
     assert not any("acidente" in r for r in public_vehicle_info(vehicle, today())["reasons"])

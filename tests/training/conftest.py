@@ -48,7 +48,9 @@ def place(world: Any) -> Any:
             gestor = world.users[f"gestor.{code}"]
         else:
             name, official, state, tz = NAMES[code]
-            j = Jurisdiction.objects.create(code=code, name=name, official_name=official, state=state, timezone=tz)
+            j = Jurisdiction.objects.create(
+                code=code, name=name, official_name=official, state=state, timezone=tz
+            )
             person = services.create_person(
                 actor=None,
                 jurisdiction=j,

@@ -17,7 +17,14 @@ def test_recife_course_through_the_screens(world: Any, client: Any) -> None:
     assert client.get("/cursos/").status_code == 200
     bad = client.post(
         "/cursos/",
-        {"jurisdicao": "recife", "nome": "X", "carga": "0", "funcao": "holder", "finalidade": "obligation", "motivo": "x"},
+        {
+            "jurisdicao": "recife",
+            "nome": "X",
+            "carga": "0",
+            "funcao": "holder",
+            "finalidade": "obligation",
+            "motivo": "x",
+        },
     )
     assert bad.status_code == 422 and "carga horária" in bad.content.decode()
     made = client.post(
@@ -38,7 +45,14 @@ def test_recife_course_through_the_screens(world: Any, client: Any) -> None:
     start = today - dt.timedelta(days=3)
     opened = client.post(
         f"/cursos/{course.pk}/",
-        {"inicio": start.isoformat(), "fim": today.isoformat(), "local": "Sala 2", "vagas": "10", "instrutor": "Ana", "motivo": "turma"},
+        {
+            "inicio": start.isoformat(),
+            "fim": today.isoformat(),
+            "local": "Sala 2",
+            "vagas": "10",
+            "instrutor": "Ana",
+            "motivo": "turma",
+        },
     )
     assert opened.status_code == 302
     klass = CourseClass.objects.get(course=course)
@@ -47,12 +61,16 @@ def test_recife_course_through_the_screens(world: Any, client: Any) -> None:
     person = world.objects["recife"]["registry.person"]
     refused = client.post(url, {"acao": "inscrever", "cpf": "000", "motivo": "x"})
     assert refused.status_code == 422 and "CPF" in refused.content.decode()
-    assert client.post(url, {"acao": "inscrever", "cpf": person.cpf, "motivo": "inscrição"}).status_code == 302
+    assert (
+        client.post(url, {"acao": "inscrever", "cpf": person.cpf, "motivo": "inscrição"}).status_code == 302
+    )
     twice = client.post(url, {"acao": "inscrever", "cpf": person.cpf, "motivo": "de novo"})
     assert twice.status_code == 422 and "já está inscrito" in twice.content.decode()
     enrolment = Enrolment.objects.get(course_class=klass, person=person)
     session = klass.sessions.get()
-    mark = client.post(url, {"acao": "frequencia", "aula": session.pk, f"presente-{enrolment.pk}": "1", "motivo": "chamada"})
+    mark = client.post(
+        url, {"acao": "frequencia", "aula": session.pk, f"presente-{enrolment.pk}": "1", "motivo": "chamada"}
+    )
     assert mark.status_code == 302
     no_minimum = client.post(url, {"acao": "finish", "motivo": "fim"})
     assert no_minimum.status_code == 422 and "frequência mínima" in no_minimum.content.decode()

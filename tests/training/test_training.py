@@ -126,9 +126,11 @@ def test_enrolment_refusals(place: Any, world: Any) -> None:
     services.enrol(actor=gestor, course_class=klass, person=r["person"], reason="inscrição")
     with pytest.raises(ValidationError, match="já está inscrito"):
         services.enrol(actor=gestor, course_class=klass, person=r["person"], reason="de novo")
-    other = world.objects["recife"]["registry.holder"].__class__.objects.filter(jurisdiction=r["j"]).exclude(
-        pk=r["holder"].pk
-    )[0]
+    other = (
+        world.objects["recife"]["registry.holder"]
+        .__class__.objects.filter(jurisdiction=r["j"])
+        .exclude(pk=r["holder"].pk)[0]
+    )
     services.enrol(actor=gestor, course_class=klass, person=other.person, reason="inscrição")
     from lotacao.registry import services as registry
 
@@ -136,7 +138,9 @@ def test_enrolment_refusals(place: Any, world: Any) -> None:
     with pytest.raises(ValidationError, match="lotada"):
         services.enrol(actor=gestor, course_class=klass, person=third.person, reason="x")
     with pytest.raises(ValidationError, match="não está cadastrada nesta jurisdição"):
-        services.enrol(actor=gestor, course_class=klass, person=world.objects["esteio"]["registry.person"], reason="x")
+        services.enrol(
+            actor=gestor, course_class=klass, person=world.objects["esteio"]["registry.person"], reason="x"
+        )
     with pytest.raises(ValidationError, match="Informe o motivo"):
         services.enrol(actor=gestor, course_class=klass, person=third.person, reason=" ")
     services.transition_class(actor=gestor, course_class=klass, action="close_enrolment", reason="encerradas")
@@ -147,17 +151,23 @@ def test_enrolment_refusals(place: Any, world: Any) -> None:
 def test_catalogue_refusals(place: Any) -> None:
     r = place("recife")
     gestor = r["gestor"]
-    base = {"actor": gestor, "jurisdiction_code": "recife", "name": "Curso", "workload_hours": 10, "reason": "x"}
+    base = {
+        "actor": gestor,
+        "jurisdiction_code": "recife",
+        "name": "Curso",
+        "workload_hours": 10,
+        "reason": "x",
+    }
     with pytest.raises(ValidationError, match="não impõe curso por decisão definitiva"):
         services.create_course(**base, role="holder", purpose=Course.Purpose.SANCTION)
     with pytest.raises(ValidationError, match="não exige certificado de curso"):
         services.create_course(**base, role="holder", purpose=Course.Purpose.DOCUMENT, document_code="cnh")
     with pytest.raises(ValidationError, match="ato do órgão"):
-        services.create_course(
-            **base, role="holder", purpose=Course.Purpose.OBLIGATION, validity_months=12
-        )
+        services.create_course(**base, role="holder", purpose=Course.Purpose.OBLIGATION, validity_months=12)
     with pytest.raises(ValidationError, match="carga horária"):
-        services.create_course(**{**base, "workload_hours": 0}, role="holder", purpose=Course.Purpose.OBLIGATION)
+        services.create_course(
+            **{**base, "workload_hours": 0}, role="holder", purpose=Course.Purpose.OBLIGATION
+        )
     assert not Course.objects.exists()
 
 
@@ -217,7 +227,10 @@ def test_cabo_certificate_in_validity_and_reeducation_course(place: Any) -> None
     assert "training_certificate" not in ok.missing + ok.expired
     assert ok.valid_until["training_certificate"] == certificate.valid_until
     late = document_check(
-        jurisdiction_code="cabo", role="holder", person=person, on=certificate.valid_until + dt.timedelta(days=1)
+        jurisdiction_code="cabo",
+        role="holder",
+        person=person,
+        on=certificate.valid_until + dt.timedelta(days=1),
     )
     assert "training_certificate" in late.expired
     # Curso Especial de Reeducação at 100 points: enrolment and completion fulfil the sanction
@@ -336,7 +349,9 @@ def test_class_and_session_refusals(place: Any) -> None:
     )
     with pytest.raises(ValidationError, match="entre o início"):
         services.add_session(actor=gestor, course_class=klass, day=TODAY() + dt.timedelta(days=9), reason="x")
-    session = services.add_session(actor=gestor, course_class=klass, day=TODAY() + dt.timedelta(days=1), reason="x")
+    session = services.add_session(
+        actor=gestor, course_class=klass, day=TODAY() + dt.timedelta(days=1), reason="x"
+    )
     with pytest.raises(ValidationError, match="já tem aula"):
         services.add_session(actor=gestor, course_class=klass, day=TODAY() + dt.timedelta(days=1), reason="x")
     enrolment = services.enrol(actor=gestor, course_class=klass, person=r["person"], reason="x")

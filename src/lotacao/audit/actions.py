@@ -250,7 +250,8 @@ ACTIONS: dict[str, str] = {
     "training.attendance_recorded": "registro de frequência em aula",
     "training.enrolment_closed": "conclusão ou reprovação por frequência em curso",
     "training.certificate_issued": "emissão de certificado de conclusão de curso",
-    "training.certificate_document": "certificado de curso incluído, já conferido, entre os documentos da pessoa",
+    "training.certificate_document": "certificado de curso incluído, já conferido, entre os documentos "
+    "da pessoa",
     # vehicles over the age limit (Maricá art. 25, § 6º)
     "inspections.provisional_granted": "emissão de autorização provisória para veículo acima da idade",
     "inspections.provisional_ended": "encerramento de autorização provisória de veículo",

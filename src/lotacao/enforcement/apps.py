@@ -10,7 +10,14 @@ class EnforcementConfig(AppConfig):
         # Answer the seams lower layers ask through (lotacao.core.providers).
         from lotacao.core import providers
         from lotacao.enforcement import queue
-        from lotacao.enforcement.sanctions import debts, effects, fine_payment, followups, interruptions, measures
+        from lotacao.enforcement.sanctions import (
+            debts,
+            effects,
+            fine_payment,
+            followups,
+            interruptions,
+            measures,
+        )
 
         providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
         providers.provide(

@@ -230,4 +230,6 @@ def provisional_rule(code: str, on: dt.date) -> ProvisionalRule | None:
     found = entry(code, "vehicle.provisional_over_age", on)
     if found is None or found.status != "value":
         return None
-    return ProvisionalRule(int(found.value["older_than_years"]), int(found.value["term_months"]), found.citation)
+    return ProvisionalRule(
+        int(found.value["older_than_years"]), int(found.value["term_months"]), found.citation
+    )

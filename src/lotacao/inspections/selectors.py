@@ -90,7 +90,9 @@ def accident_hold(vehicle: Any) -> Inspection | None:
     """The inspection after an accident the vehicle awaits before it operates again (Maricá
     art. 40, IX): the latest one scheduled that keeps it out of operation, unless it passed."""
     latest = (
-        Inspection.unscoped.filter(vehicle_id=vehicle.pk, kind=Inspection.Kind.POST_ACCIDENT, blocks_operation=True)
+        Inspection.unscoped.filter(
+            vehicle_id=vehicle.pk, kind=Inspection.Kind.POST_ACCIDENT, blocks_operation=True
+        )
         .exclude(status=Inspection.Status.CANCELLED)
         .order_by("-id")
         .first()
@@ -116,13 +118,13 @@ def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict
     ):
         policies.setdefault(vehicle_id, []).append((start, until, pk))
     provisionals: dict[int, ProvisionalAuthorization] = {}
-    for row in ProvisionalAuthorization.unscoped.filter(
+    for grant in ProvisionalAuthorization.unscoped.filter(
         among("vehicle_id", ids),
         status=ProvisionalAuthorization.Status.IN_FORCE,
         granted_on__lte=on,
         valid_until__gte=on,
     ).order_by("valid_until"):
-        provisionals[row.vehicle_id] = row
+        provisionals[grant.vehicle_id] = grant
     holds: dict[int, Inspection] = {}
     for row in (
         Inspection.unscoped.filter(
@@ -210,9 +212,11 @@ def _public_part(
         if age.replacement_due is not None and on <= age.replacement_due:
             text += f"; prazo de substituição até {rules.pt(age.replacement_due)}"
             if provisional is not None:
-                text += f"; autorização provisória até {rules.pt(provisional.valid_until)} ({provisional.citation})"
+                text += _provisional_words(provisional)
         elif provisional is not None:
-            text += f"; autorização provisória até {rules.pt(provisional.valid_until)} ({provisional.citation})"
+            text += (
+                f"; autorização provisória até {rules.pt(provisional.valid_until)} ({provisional.citation})"
+            )
         else:
             info["authorized"] = False
         reasons.append(text + ".")
@@ -231,3 +235,7 @@ def _public_part(
         )
     info["reasons"] = reasons
     return info
+
+
+def _provisional_words(provisional: ProvisionalAuthorization) -> str:
+    return f"; autorização provisória até {rules.pt(provisional.valid_until)} ({provisional.citation})"

@@ -146,7 +146,11 @@ def set_course_active(*, actor: Any, course: Course, active: bool, reason: str) 
     if course.active == active:
         raise ValidationError("O curso já está " + ("em oferta." if active else "fora de oferta."))
     return update_audited(
-        actor=actor, instance=course, changes={"active": active}, reason=reason, action="training.course_updated"
+        actor=actor,
+        instance=course,
+        changes={"active": active},
+        reason=reason,
+        action="training.course_updated",
     )
 
 
@@ -202,7 +206,9 @@ def add_session(
         )
     if Session.unscoped.filter(course_class=klass, day=day).exists():
         raise ValidationError(f"A turma já tem aula em {br_date(day)}.")
-    session = Session(jurisdiction_id=klass.jurisdiction_id, course_class=klass, day=day, topic=(topic or "")[:200])
+    session = Session(
+        jurisdiction_id=klass.jurisdiction_id, course_class=klass, day=day, topic=(topic or "")[:200]
+    )
     return create_audited(actor=actor, instance=session, reason=reason, action="training.session_added")
 
 
@@ -267,9 +273,9 @@ def enrol(
     if course.purpose == Course.Purpose.SANCTION:
         pending = pending_requirements(klass.jurisdiction_id, person, day)
         taken_refs = set(
-            Enrolment.unscoped.filter(requirement_ref__in=[p for p, _ in pending], status=E.ENROLLED).values_list(
-                "requirement_ref", flat=True
-            )
+            Enrolment.unscoped.filter(
+                requirement_ref__in=[p for p, _ in pending], status=E.ENROLLED
+            ).values_list("requirement_ref", flat=True)
         )
         open_refs = [p for p, _ in pending if p not in taken_refs]
         if requirement_id is not None:
@@ -294,7 +300,9 @@ def enrol(
 
 
 @transaction.atomic
-def cancel_enrolment(*, actor: Any, enrolment: Enrolment, reason: str, on: dt.date | None = None) -> Enrolment:
+def cancel_enrolment(
+    *, actor: Any, enrolment: Enrolment, reason: str, on: dt.date | None = None
+) -> Enrolment:
     _need(reason, "Informe o motivo do cancelamento.")
     row = Enrolment.unscoped.select_for_update().get(pk=enrolment.pk)
     states.require_enrolment(row, "cancel")
@@ -328,7 +336,8 @@ def record_attendance(
     if not present:
         raise ValidationError("Marque a presença ou a falta de ao menos um inscrito.")
     enrolments = {
-        e.pk: e for e in Enrolment.unscoped.filter(course_class=klass, pk__in=list(present)).select_related("person")
+        e.pk: e
+        for e in Enrolment.unscoped.filter(course_class=klass, pk__in=list(present)).select_related("person")
     }
     rows: list[Attendance] = []
     for pk, here in present.items():
@@ -337,7 +346,8 @@ def record_attendance(
             raise ValidationError("Inscrição desconhecida nesta turma.")
         if enrolment.status != E.ENROLLED:
             raise ValidationError(
-                f"A inscrição de {enrolment.person.full_name} {states.ENROLMENT_PHRASES[E(enrolment.status)]}."
+                f"A inscrição de {enrolment.person.full_name} "
+                f"{states.ENROLMENT_PHRASES[E(enrolment.status)]}."
             )
         current = Attendance.unscoped.filter(session=session, enrolment=enrolment).first()
         if current is None:
@@ -345,7 +355,10 @@ def record_attendance(
                 create_audited(
                     actor=actor,
                     instance=Attendance(
-                        jurisdiction_id=klass.jurisdiction_id, session=session, enrolment=enrolment, present=bool(here)
+                        jurisdiction_id=klass.jurisdiction_id,
+                        session=session,
+                        enrolment=enrolment,
+                        present=bool(here),
                     ),
                     reason=reason,
                     action="training.attendance_recorded",
@@ -404,7 +417,9 @@ def _finish(actor: Any, klass: CourseClass, day: dt.date, reason: str) -> None:
     minimum = rules.min_attendance(klass.jurisdiction_id, day)
     if minimum.percent is None:
         raise ValidationError(f"{minimum.reason} ({minimum.citation})")
-    for enrolment in Enrolment.unscoped.filter(course_class=klass, status=E.ENROLLED).select_related("person"):
+    for enrolment in Enrolment.unscoped.filter(course_class=klass, status=E.ENROLLED).select_related(
+        "person"
+    ):
         present = Attendance.unscoped.filter(enrolment=enrolment, present=True).count()
         percent = present * 100 // len(sessions)
         passed = percent >= minimum.percent
@@ -418,9 +433,7 @@ def _finish(actor: Any, klass: CourseClass, day: dt.date, reason: str) -> None:
                 "minimum_percent": minimum.percent,
                 "minimum_citation": minimum.citation[:300],
             },
-            reason=(
-                f"Frequência de {percent}% das aulas; mínimo de {minimum.percent}% ({minimum.citation})"
-            ),
+            reason=(f"Frequência de {percent}% das aulas; mínimo de {minimum.percent}% ({minimum.citation})"),
             action="training.enrolment_closed",
         )
         if passed:

@@ -33,7 +33,9 @@ class Transition:
 
 
 CLASS: tuple[Transition, ...] = (
-    Transition("close_enrolment", "Encerrar inscrições", "encerrar as inscrições", STAFF, (C.OPEN,), C.CLOSED),
+    Transition(
+        "close_enrolment", "Encerrar inscrições", "encerrar as inscrições", STAFF, (C.OPEN,), C.CLOSED
+    ),
     Transition("finish", "Encerrar a turma", "encerrar a turma", STAFF, (C.OPEN, C.CLOSED), C.FINISHED),
     Transition("cancel", "Cancelar a turma", "cancelar a turma", STAFF, (C.OPEN, C.CLOSED), C.CANCELLED),
 )

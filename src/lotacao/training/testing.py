@@ -41,7 +41,9 @@ def extend_world(world: Any) -> None:
             attendance_percent=100,
             minimum_percent=75,
         )
-        Attendance.objects.create(jurisdiction=jurisdiction, session=session, enrolment=enrolment, present=True)
+        Attendance.objects.create(
+            jurisdiction=jurisdiction, session=session, enrolment=enrolment, present=True
+        )
         certificate = Certificate.objects.create(
             jurisdiction=jurisdiction,
             enrolment=enrolment,

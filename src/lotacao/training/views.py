@@ -20,7 +20,15 @@ from lotacao.audit.services import history
 from lotacao.core.models import Jurisdiction
 from lotacao.registry.models import Person
 from lotacao.training import permissions, rules, services, states
-from lotacao.training.models import ROLE_CHOICES, Attendance, Certificate, Course, CourseClass, Enrolment, Session
+from lotacao.training.models import (
+    ROLE_CHOICES,
+    Attendance,
+    Certificate,
+    Course,
+    CourseClass,
+    Enrolment,
+    Session,
+)
 from lotacao.training.pdf import certificate_pdf
 
 
@@ -64,7 +72,7 @@ class CourseList(LoginRequiredMixin, View):
         can_create = _codes(request, permissions.CATALOGUE_ROLES)
         documents = {}
         for code in can_create:
-            for role, label in ROLE_CHOICES:
+            for role, _label in ROLE_CHOICES:
                 for item in rules.training_documents(code, role, today):
                     documents[item.code] = f"{item.label} ({item.citation})"
         return render(
@@ -126,7 +134,9 @@ class CourseDetail(LoginRequiredMixin, View):
                 "title": course.name,
                 "course": course,
                 "classes": course.classes.all(),
-                "can_open": permissions.allowed(_access(request), course.jurisdiction_id, permissions.RECORD_ROLES),
+                "can_open": permissions.allowed(
+                    _access(request), course.jurisdiction_id, permissions.RECORD_ROLES
+                ),
                 "events": history(course)[:20],
                 "errors": errors,
             },
@@ -182,7 +192,11 @@ class ClassDetail(LoginRequiredMixin, View):
         grid = [
             {
                 "session": s,
-                "rows": [{"enrolment": e, "present": marks.get((s.pk, e.pk))} for e in enrolments if e.status == "enrolled"],
+                "rows": [
+                    {"enrolment": e, "present": marks.get((s.pk, e.pk))}
+                    for e in enrolments
+                    if e.status == "enrolled"
+                ],
             }
             for s in sessions
         ]
@@ -195,7 +209,8 @@ class ClassDetail(LoginRequiredMixin, View):
                 "enrolments": [(e, certificates.get(e.pk)) for e in enrolments],
                 "grid": grid,
                 "actions": states.class_actions(klass, roles),
-                "can_record": bool(roles & set(permissions.RECORD_ROLES)) and klass.status in ("open", "closed"),
+                "can_record": bool(roles & set(permissions.RECORD_ROLES))
+                and klass.status in ("open", "closed"),
                 "minimum": rules.min_attendance(klass.jurisdiction_id, timezone.localdate()),
                 "events": history(klass)[:20],
                 "errors": errors,
@@ -204,7 +219,9 @@ class ClassDetail(LoginRequiredMixin, View):
         )
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return self._render(request, get_object_or_404(CourseClass.objects.select_related("course"), pk=pk), [])
+        return self._render(
+            request, get_object_or_404(CourseClass.objects.select_related("course"), pk=pk), []
+        )
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         klass = get_object_or_404(CourseClass.objects.select_related("course"), pk=pk)
@@ -237,11 +254,14 @@ class ClassDetail(LoginRequiredMixin, View):
                     e.pk: data.get(f"presente-{e.pk}") == "1"
                     for e in klass.enrolments.filter(status=Enrolment.Status.ENROLLED)
                 }
-                services.record_attendance(actor=request.user, session=session, present=present, reason=reason)
+                services.record_attendance(
+                    actor=request.user, session=session, present=present, reason=reason
+                )
                 done = "Frequência registrada."
             elif what == "cancelar_inscricao":
                 enrolment = get_object_or_404(
-                    Enrolment.objects.filter(course_class=klass), pk=_int(data.get("inscricao", ""), "a inscrição")
+                    Enrolment.objects.filter(course_class=klass),
+                    pk=_int(data.get("inscricao", ""), "a inscrição"),
                 )
                 services.cancel_enrolment(actor=request.user, enrolment=enrolment, reason=reason)
                 done = "Inscrição cancelada."

@@ -65,12 +65,13 @@ def complete_course(
     )
 
 
-
 def pending_courses(*, code: str, person: Any, on: dt.date) -> list[tuple[int, str]]:
     """The seam `pending_course_requirements`: the mandatory courses a final decision imposed on
     the person (as the offender or as the holder), not yet completed, the oldest first."""
     rows = (
-        CourseRequirement.unscoped.filter(jurisdiction_id=code, completed_on__isnull=True, required_on__lte=on)
+        CourseRequirement.unscoped.filter(
+            jurisdiction_id=code, completed_on__isnull=True, required_on__lte=on
+        )
         .filter(Q(person_id=person.pk) | Q(holder__person_id=person.pk))
         .select_related("notice")
         .order_by("required_on", "id")
@@ -81,12 +82,18 @@ def pending_courses(*, code: str, person: Any, on: dt.date) -> list[tuple[int, s
     ]
 
 
-def course_done(*, actor: Any, requirement_id: int, completed_on: dt.date, certificate: str, reason: str) -> None:
+def course_done(
+    *, actor: Any, requirement_id: int, completed_on: dt.date, certificate: str, reason: str
+) -> None:
     """The seam `course_requirement_completed`: the course of the catalogue was concluded."""
     requirement = CourseRequirement.unscoped.get(pk=requirement_id)
     if requirement.completed_on is None:
         complete_course(
-            actor=actor, requirement=requirement, completed_on=completed_on, certificate=certificate, reason=reason
+            actor=actor,
+            requirement=requirement,
+            completed_on=completed_on,
+            certificate=certificate,
+            reason=reason,
         )
 
 

@@ -44,7 +44,11 @@ def schedule_inspection(
     if scheduled_for < day:
         raise ValidationError("A data marcada para a vistoria já passou.")
     _check_clearance(vehicle, day, "Vistoria")
-    after_accident = rules.after_accident_citation(vehicle.jurisdiction_id, day) if kind == Inspection.Kind.POST_ACCIDENT else ""
+    after_accident = (
+        rules.after_accident_citation(vehicle.jurisdiction_id, day)
+        if kind == Inspection.Kind.POST_ACCIDENT
+        else ""
+    )
     inspection = Inspection(
         jurisdiction_id=vehicle.jurisdiction_id,
         vehicle=vehicle,

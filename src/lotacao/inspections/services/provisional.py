@@ -49,9 +49,12 @@ def grant_provisional(
     code = vehicle.jurisdiction_id
     rule = rules.provisional_rule(code, day)
     if rule is None:
-        raise ValidationError(f"A {pack_for(code).law} não prevê autorização provisória para veículo acima da idade.")
+        raise ValidationError(
+            f"A {pack_for(code).law} não prevê autorização provisória para veículo acima da idade."
+        )
     tender_act = _need(
-        tender_act, f"Informe o certame licitatório e o ato que selecionou o permissionário ({rule.citation})."
+        tender_act,
+        f"Informe o certame licitatório e o ato que selecionou o permissionário ({rule.citation}).",
     )
     if vehicle.holder_id is None:
         raise ValidationError("O veículo não está vinculado a um permissionário selecionado no certame.")
@@ -94,7 +97,9 @@ def end_provisional(
     day = on or timezone.localdate()
     row = ProvisionalAuthorization.unscoped.select_for_update().get(pk=authorization.pk)
     if row.status != P.IN_FORCE:
-        raise ValidationError(f"A autorização provisória não está em vigor ({row.get_status_display().lower()}).")
+        raise ValidationError(
+            f"A autorização provisória não está em vigor ({row.get_status_display().lower()})."
+        )
     return update_audited(
         actor=actor,
         instance=row,
@@ -108,7 +113,9 @@ def expire_provisionals(*, today: dt.date, actor: Any = None) -> int:
     """Daily: the provisional authorizations whose term is over expire."""
     count = 0
     for pk in list(
-        ProvisionalAuthorization.unscoped.filter(status=P.IN_FORCE, valid_until__lt=today).values_list("pk", flat=True)
+        ProvisionalAuthorization.unscoped.filter(status=P.IN_FORCE, valid_until__lt=today).values_list(
+            "pk", flat=True
+        )
     ):
         with transaction.atomic():
             row = ProvisionalAuthorization.unscoped.select_for_update().get(pk=pk)
@@ -118,7 +125,10 @@ def expire_provisionals(*, today: dt.date, actor: Any = None) -> int:
                 actor=actor,
                 instance=row,
                 changes={"status": P.EXPIRED, "ended_on": row.valid_until + dt.timedelta(days=1)},
-                reason=f"Prazo da autorização provisória terminou em {rules.pt(row.valid_until)} ({row.citation})",
+                reason=(
+                    f"Prazo da autorização provisória terminou em {rules.pt(row.valid_until)} "
+                    f"({row.citation})"
+                ),
                 action="inspections.provisional_ended",
             )
             count += 1
