@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from dateutil.relativedelta import relativedelta
+from django.utils import timezone
 
 from lotacao.inspections import services
 from lotacao.inspections.models import Inspection, ProvisionalAuthorization
@@ -111,7 +112,7 @@ def test_marica_vehicle_in_an_accident_waits_for_the_post_accident_inspection(ma
     from lotacao.duties import services as duties
 
     vehicle = marica["vehicle"]
-    now = dt.datetime.now(dt.UTC)
+    now = timezone.now()
     report = duties.report_incident(
         actor=None,
         holder=marica["holder"],

@@ -10,19 +10,17 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from lotacao.audit.models import AuditEvent
 from lotacao.documents.selectors import document_check
 from lotacao.training import services
 from lotacao.training.models import Certificate, Course, Enrolment
+from tests.clock import today
 from tests.training.conftest import notice_for, set_value
-
-TODAY = timezone.localdate
 
 
 def _class(actor: Any, course: Course, capacity: int = 2, days: int = 2) -> Any:
-    start = TODAY() - dt.timedelta(days=10)
+    start = today() - dt.timedelta(days=10)
     klass = services.open_class(
         actor=actor,
         course=course,
@@ -51,7 +49,7 @@ def _attend(actor: Any, klass: Any, present: dict[Any, list[bool]]) -> None:
 def test_recife_certificate_satisfies_art_7_vi(place: Any) -> None:
     r = place("recife")
     gestor, person = r["gestor"], r["person"]
-    before = document_check(jurisdiction_code="recife", role="holder", person=person, on=TODAY())
+    before = document_check(jurisdiction_code="recife", role="holder", person=person, on=today())
     assert "training_certificate" in before.missing
     course = services.create_course(
         actor=gestor,
@@ -74,10 +72,10 @@ def test_recife_certificate_satisfies_art_7_vi(place: Any) -> None:
     enrolment.refresh_from_db()
     assert enrolment.status == Enrolment.Status.COMPLETED and enrolment.attendance_percent == 50
     certificate = Certificate.objects.get(enrolment=enrolment)
-    assert certificate.number == f"0001/{TODAY().year}" and certificate.valid_until is None
+    assert certificate.number == f"0001/{today().year}" and certificate.valid_until is None
     assert certificate.document is not None and certificate.document.status == "aceito"
     assert certificate.document.file.read(5) == b"%PDF-"
-    after = document_check(jurisdiction_code="recife", role="holder", person=person, on=TODAY())
+    after = document_check(jurisdiction_code="recife", role="holder", person=person, on=today())
     assert "training_certificate" not in after.missing + after.pending + after.expired
     assert AuditEvent.objects.filter(action="training.certificate_issued").count() == 1
     # the class is finished: no one else enrols, attendance no longer changes
@@ -222,8 +220,8 @@ def test_cabo_certificate_in_validity_and_reeducation_course(place: Any) -> None
     _attend(gestor, klass, {enrolment: [True, True]})
     services.transition_class(actor=gestor, course_class=klass, action="finish", reason="fim")
     certificate = Certificate.objects.get(enrolment=enrolment)
-    assert certificate.valid_until == TODAY() + dt.timedelta(days=0) + _months(24)
-    ok = document_check(jurisdiction_code="cabo", role="holder", person=person, on=TODAY())
+    assert certificate.valid_until == today() + dt.timedelta(days=0) + _months(24)
+    ok = document_check(jurisdiction_code="cabo", role="holder", person=person, on=today())
     assert "training_certificate" not in ok.missing + ok.expired
     assert ok.valid_until["training_certificate"] == certificate.valid_until
     late = document_check(
@@ -253,7 +251,7 @@ def test_cabo_certificate_in_validity_and_reeducation_course(place: Any) -> None
         notice=notice_for(c["j"], c["holder"]),
         holder=c["holder"],
         person=person,
-        required_on=TODAY() - dt.timedelta(days=20),
+        required_on=today() - dt.timedelta(days=20),
         blocks_operation=True,
         citation="Lei Municipal 2.019/2002 (Cabo de Santo Agostinho), art. 28",
     )
@@ -262,7 +260,7 @@ def test_cabo_certificate_in_validity_and_reeducation_course(place: Any) -> None
     _attend(gestor, klass2, {enrolment2: [True, True]})
     services.transition_class(actor=gestor, course_class=klass2, action="finish", reason="fim")
     requirement.refresh_from_db()
-    assert requirement.completed_on == TODAY() and "Curso Especial de Reeducação" in requirement.certificate
+    assert requirement.completed_on == today() and "Curso Especial de Reeducação" in requirement.certificate
 
 
 def _months(n: int) -> Any:
@@ -300,7 +298,7 @@ def test_marica_art_40_v_and_art_52_update_course(place: Any) -> None:
         jurisdiction=m["j"],
         notice=notice_for(m["j"], m["holder"]),
         holder=m["holder"],
-        required_on=TODAY() - dt.timedelta(days=30),
+        required_on=today() - dt.timedelta(days=30),
         citation="art. 52",
     )
     set_value("marica", "training.min_attendance", 75)
@@ -310,7 +308,7 @@ def test_marica_art_40_v_and_art_52_update_course(place: Any) -> None:
     _attend(gestor, klass, {enrolment: [True, True, True, False]})
     services.transition_class(actor=gestor, course_class=klass, action="finish", reason="fim")
     requirement.refresh_from_db()
-    assert requirement.completed_on == TODAY()
+    assert requirement.completed_on == today()
     assert Certificate.objects.get(enrolment=enrolment).document is None  # not a required document
 
 
@@ -330,8 +328,8 @@ def test_class_and_session_refusals(place: Any) -> None:
         services.open_class(
             actor=gestor,
             course=course,
-            starts_on=TODAY(),
-            ends_on=TODAY() - dt.timedelta(days=1),
+            starts_on=today(),
+            ends_on=today() - dt.timedelta(days=1),
             place="x",
             capacity=1,
             instructor="y",
@@ -340,20 +338,20 @@ def test_class_and_session_refusals(place: Any) -> None:
     klass = services.open_class(
         actor=gestor,
         course=course,
-        starts_on=TODAY(),
-        ends_on=TODAY() + dt.timedelta(days=3),
+        starts_on=today(),
+        ends_on=today() + dt.timedelta(days=3),
         place="Sala 1",
         capacity=5,
         instructor="Instrutor",
         reason="x",
     )
     with pytest.raises(ValidationError, match="entre o início"):
-        services.add_session(actor=gestor, course_class=klass, day=TODAY() + dt.timedelta(days=9), reason="x")
+        services.add_session(actor=gestor, course_class=klass, day=today() + dt.timedelta(days=9), reason="x")
     session = services.add_session(
-        actor=gestor, course_class=klass, day=TODAY() + dt.timedelta(days=1), reason="x"
+        actor=gestor, course_class=klass, day=today() + dt.timedelta(days=1), reason="x"
     )
     with pytest.raises(ValidationError, match="já tem aula"):
-        services.add_session(actor=gestor, course_class=klass, day=TODAY() + dt.timedelta(days=1), reason="x")
+        services.add_session(actor=gestor, course_class=klass, day=today() + dt.timedelta(days=1), reason="x")
     enrolment = services.enrol(actor=gestor, course_class=klass, person=r["person"], reason="x")
     with pytest.raises(ValidationError, match="ainda não aconteceu"):
         services.record_attendance(actor=gestor, session=session, present={enrolment.pk: True}, reason="x")

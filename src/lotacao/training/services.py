@@ -32,7 +32,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.law import entry, pack_for
 from lotacao.core.providers import providers
 from lotacao.documents.models import Document
@@ -267,7 +267,7 @@ def enrol(
     if same is not None and (same.status == E.ENROLLED or same.course_class_id == klass.pk):
         raise ValidationError(
             f"{person.full_name} já está inscrito neste curso (turma de "
-            f"{br_date(same.course_class.starts_on)}, {same.get_status_display().lower()})."
+            f"{br_date(same.course_class.starts_on)}, {lower_first(same.get_status_display())})."
         )
     ref: int | None = None
     if course.purpose == Course.Purpose.SANCTION:

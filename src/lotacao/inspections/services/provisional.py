@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
+from lotacao.core.formats import lower_first
 from lotacao.core.law import pack_for
 from lotacao.inspections import rules
 from lotacao.inspections.models import ProvisionalAuthorization
@@ -98,7 +99,7 @@ def end_provisional(
     row = ProvisionalAuthorization.unscoped.select_for_update().get(pk=authorization.pk)
     if row.status != P.IN_FORCE:
         raise ValidationError(
-            f"A autorização provisória não está em vigor ({row.get_status_display().lower()})."
+            f"A autorização provisória não está em vigor ({lower_first(row.get_status_display())})."
         )
     return update_audited(
         actor=actor,
