@@ -187,7 +187,7 @@ def open_class(
     return create_audited(actor=actor, instance=klass, reason=reason, action="training.class_opened")
 
 
-def _live(klass: CourseClass) -> CourseClass:
+def _locked_class(klass: CourseClass) -> CourseClass:
     return CourseClass.unscoped.select_for_update().select_related("course").get(pk=klass.pk)
 
 
@@ -196,7 +196,7 @@ def add_session(
     *, actor: Any, course_class: CourseClass, day: dt.date, reason: str, topic: str = ""
 ) -> Session:
     _need(reason, "Informe o motivo.")
-    klass = _live(course_class)
+    klass = _locked_class(course_class)
     if klass.status in (C.FINISHED, C.CANCELLED):
         raise ValidationError(f"A turma {states.CLASS_PHRASES[C(klass.status)]}: não cabe incluir aulas.")
     if day is None or not klass.starts_on <= day <= klass.ends_on:
@@ -241,7 +241,7 @@ def enrol(
     pending."""
     _need(reason, "Informe o motivo.")
     day = _today(on)
-    klass = _live(course_class)
+    klass = _locked_class(course_class)
     course = klass.course
     if person is None:
         raise ValidationError("Informe a pessoa a inscrever.")
@@ -328,7 +328,7 @@ def record_attendance(
     _need(reason, "Informe o motivo.")
     day = _today(today)
     session = Session.unscoped.select_related("course_class").get(pk=session.pk)
-    klass = _live(session.course_class)
+    klass = _locked_class(session.course_class)
     if klass.status in (C.FINISHED, C.CANCELLED):
         raise ValidationError(f"A turma {states.CLASS_PHRASES[C(klass.status)]}: a frequência não muda mais.")
     if session.day > day:
@@ -386,7 +386,7 @@ def transition_class(
     """Close the enrolment, cancel the class, or finish it (attendance counted, certificates)."""
     _need(reason, "Informe o motivo.")
     day = _today(on)
-    klass = _live(course_class)
+    klass = _locked_class(course_class)
     transition = states.require_class(klass, action)
     if action == "finish":
         _finish(actor, klass, day, reason)
