@@ -54,6 +54,7 @@ TAGS = {
     "deveres do operador": "Deveres do operador: comunicação de ocorrências e autorizações.",
     "requerimentos": "Requerimentos do permissionário e a decisão do órgão.",
     "ouvidoria": "Ouvidoria: manifestações do público e a fila do órgão.",
+    "cursos": "Cursos e capacitação: catálogo, turmas, inscrições e certificados.",
 }
 
 
