@@ -174,3 +174,22 @@ def test_recife_post_accident_inspection_does_not_block(world: Any) -> None:
     )
     assert not inspection.blocks_operation
     assert not any("acidente" in r for r in public_vehicle_info(vehicle, today())["reasons"])
+
+
+def test_marica_replacing_the_vehicle_ends_its_provisional_authorization(marica: Any) -> None:
+    old = _old_van(marica, 12)
+    authorization = _grant(old, today() - dt.timedelta(days=10))
+    services.replace_vehicle(
+        actor=None,
+        replaced=old,
+        plate="QQQ1A11",
+        manufacture_year=today().year - 2,
+        category="van",
+        seats=16,
+        doors=4,
+        reason="substituição do art. 25, § 6º",
+        decharacterization_proof="baixa da placa de aluguel nº 123",
+    )
+    authorization.refresh_from_db()
+    assert authorization.status == ProvisionalAuthorization.Status.REPLACED
+    assert authorization.ended_on == today()
