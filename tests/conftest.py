@@ -144,6 +144,7 @@ WORLD_EXTENSIONS = [
     "lotacao.delegation.testing",
     "lotacao.rosters.testing",
     "lotacao.lines.testing",
+    "lotacao.training.testing",
 ]
 
 

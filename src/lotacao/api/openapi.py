@@ -59,6 +59,7 @@ TAGS = {
     "adjudicação.",
     "escalas e jornadas": "Escalas e jornadas: escalas das linhas, a escala em vigor e as jornadas "
     "dos condutores.",
+    "cursos": "Cursos e capacitação: catálogo, turmas, inscrições e certificados.",
 }
 
 

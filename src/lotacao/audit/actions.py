@@ -308,6 +308,22 @@ ACTIONS: dict[str, str] = {
     "line_end.applied": "extinção de linha aplicada",
     "temporary_change.created": "alteração temporária de linha registrada",
     "temporary_change.cancelled": "alteração temporária de linha cancelada",
+    # training (issue 23, item 7): courses, classes, enrolment, attendance, certificates
+    "training.course_created": "cadastro de curso no catálogo",
+    "training.course_updated": "alteração de curso do catálogo",
+    "training.class_opened": "abertura de turma de curso",
+    "training.class_transition": "mudança de situação de turma de curso",
+    "training.session_added": "inclusão de aula na turma",
+    "training.enrolled": "inscrição em turma de curso",
+    "training.enrolment_cancelled": "cancelamento de inscrição em curso",
+    "training.attendance_recorded": "registro de frequência em aula",
+    "training.enrolment_closed": "conclusão ou reprovação por frequência em curso",
+    "training.certificate_issued": "emissão de certificado de conclusão de curso",
+    "training.certificate_document": "certificado de curso incluído, já conferido, entre os documentos "
+    "da pessoa",
+    # vehicles over the age limit (Maricá art. 25, § 6º)
+    "inspections.provisional_granted": "emissão de autorização provisória para veículo acima da idade",
+    "inspections.provisional_ended": "encerramento de autorização provisória de veículo",
 }
 
 GENERIC = {"created": "cadastro", "updated": "alteração", "deleted": "exclusão"}

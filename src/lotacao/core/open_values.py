@@ -95,6 +95,8 @@ BLOCKS: dict[str, str] = {
     "pode ser registrada e a caducidade não pode ser declarada",
     "workday.max_daily_minutes": "sem a jornada máxima diária, as jornadas registradas não são conferidas "
     "pelo limite e nenhum excesso é apontado",
+    "training.min_attendance": "sem a frequência mínima, nenhuma turma pode ser encerrada nem ter "
+    "certificados emitidos",
 }
 
 

@@ -189,3 +189,23 @@ declare(
     "infrações com decisão definitiva o permissionário tem na jurisdição até um dia; chamado com "
     "holder_id, code e on, devolve um número.",
 )
+declare(
+    "person_roles",
+    expected=("permits",),
+    doc="Os cursos perguntam em que funções (permissionário, condutor auxiliar, condutor eventual, "
+    "cobrador) uma pessoa está cadastrada num dia; chamado com code, person e on, devolve o conjunto "
+    "das funções.",
+)
+declare(
+    "pending_course_requirements",
+    expected=("enforcement",),
+    doc="A inscrição num curso imposto por decisão definitiva pergunta os cursos obrigatórios pendentes "
+    "da pessoa (Cabo: Curso Especial de Reeducação; Maricá, art. 52); chamado com code, person e on, "
+    "devolve a lista de pares (id, descrição), o mais antigo primeiro.",
+)
+declare(
+    "course_requirement_completed",
+    expected=("enforcement",),
+    doc="A conclusão do curso avisa a fiscalização de que o curso obrigatório foi cumprido; chamado "
+    "com actor, requirement_id, completed_on, certificate e reason, dentro da transação da conclusão.",
+)

@@ -10,7 +10,14 @@ class EnforcementConfig(AppConfig):
         # Answer the seams lower layers ask through (lotacao.core.providers).
         from lotacao.core import providers
         from lotacao.enforcement import queue
-        from lotacao.enforcement.sanctions import debts, effects, fine_payment, interruptions, measures
+        from lotacao.enforcement.sanctions import (
+            debts,
+            effects,
+            fine_payment,
+            followups,
+            interruptions,
+            measures,
+        )
 
         providers.provide("public_vehicle_info", "enforcement.measures", measures.public_vehicle_info)
         providers.provide(
@@ -25,3 +32,5 @@ class EnforcementConfig(AppConfig):
         from lotacao.enforcement.notices.penalty import final_infractions
 
         providers.provide("holder_infractions", "enforcement", final_infractions)
+        providers.provide("pending_course_requirements", "enforcement", followups.pending_courses)
+        providers.provide("course_requirement_completed", "enforcement", followups.course_done)

@@ -6,6 +6,7 @@ vehicle (`vehicle__holder_id`), so a holder sees their own vehicles' records and
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import ClassVar
 
 from django.conf import settings
@@ -124,6 +125,9 @@ class Inspection(TenantModel):
     faults = models.JSONField("falhas", default=list, blank=True)
     notes = models.TextField("observações", blank=True)
     citations = models.JSONField("fundamentos", default=list, blank=True)
+    # The vehicle may not operate until this inspection passes (after an accident, where the law
+    # says so: Maricá art. 40, IX).
+    blocks_operation = models.BooleanField("impede a operação até a aprovação", default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = "vehicle__holder_id"
@@ -258,3 +262,42 @@ class Seal(TenantModel):
 
     def __str__(self) -> str:
         return f"Selo {self.number}"
+
+
+class ProvisionalAuthorization(TenantModel):
+    """The provisional authorization of a vehicle over the age the law admits, for the holder
+    selected in the tender, until the vehicle is replaced (Maricá art. 25, § 6º;
+    `vehicle.provisional_over_age`)."""
+
+    class Status(models.TextChoices):
+        IN_FORCE = "in_force", "Em vigor"
+        REPLACED = "replaced", "Encerrada pela substituição do veículo"
+        EXPIRED = "expired", "Vencida"
+
+    vehicle = models.ForeignKey(Vehicle, on_delete=models.PROTECT, related_name="provisional_authorizations")
+    tender_act = models.CharField("certame e ato da seleção", max_length=200)
+    selected_on = models.DateField("selecionado em")
+    granted_on = models.DateField("emitida em")
+    valid_until = models.DateField("válida até")
+    status = models.CharField("situação", max_length=12, choices=Status.choices, default=Status.IN_FORCE)
+    ended_on = models.DateField("encerrada em", null=True, blank=True)
+    citation = models.CharField("fundamento", max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = "vehicle__holder_id"
+
+    class Meta:
+        ordering = ["-valid_until", "-id"]
+        verbose_name = "autorização provisória de veículo"
+        verbose_name_plural = "autorizações provisórias de veículos"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["vehicle"], condition=Q(status="in_force"), name="one_provisional_in_force"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Autorização provisória de {self.vehicle} até {self.valid_until:%d/%m/%Y}"
+
+    def in_force(self, on: dt.date) -> bool:
+        return self.status == self.Status.IN_FORCE and self.granted_on <= on <= self.valid_until

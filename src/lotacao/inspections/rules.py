@@ -204,3 +204,32 @@ def cite(code: str, text: str) -> str:
 
 def pt(day: dt.date | None) -> str:
     return br_date(day) if day else "—"
+
+
+def after_accident_citation(code: str, on: dt.date) -> str:
+    """The article that keeps a vehicle in an accident out of operation until it passes an
+    inspection (`duties.incidents`, key `inspection`: Maricá art. 40, IX), or "" where the law
+    has none."""
+    found = entry(code, "duties.incidents", on)
+    if found is None or found.status != "value" or not isinstance(found.value, dict):
+        return ""
+    article = found.value.get("inspection")
+    return pack_for(code).cite(str(article)) if article else ""
+
+
+@dataclass(frozen=True)
+class ProvisionalRule:
+    older_than_years: int
+    term_months: int
+    citation: str
+
+
+def provisional_rule(code: str, on: dt.date) -> ProvisionalRule | None:
+    """The provisional authorization of an over-age vehicle (`vehicle.provisional_over_age`), or
+    None where the law has none."""
+    found = entry(code, "vehicle.provisional_over_age", on)
+    if found is None or found.status != "value":
+        return None
+    return ProvisionalRule(
+        int(found.value["older_than_years"]), int(found.value["term_months"]), found.citation
+    )

@@ -11,7 +11,13 @@ from typing import Any
 
 from lotacao.core.bulk import among
 from lotacao.inspections import rules
-from lotacao.inspections.models import InsurancePolicy, IrregularityNotice, Seal
+from lotacao.inspections.models import (
+    Inspection,
+    InsurancePolicy,
+    IrregularityNotice,
+    ProvisionalAuthorization,
+    Seal,
+)
 
 
 def current_seal(vehicle: Any, on: dt.date) -> Seal | None:
@@ -53,6 +59,7 @@ def public_vehicle_info(vehicle: Any, on: dt.date) -> dict[str, Any]:
     seal = current_seal(vehicle, on)
     insurance = current_insurance(vehicle, on)
     previous = last_seal(vehicle) if seal is None else None
+    provisional = provisional_in_force(vehicle, on)
     return _public_part(
         vehicle,
         on,
@@ -60,7 +67,39 @@ def public_vehicle_info(vehicle: Any, on: dt.date) -> dict[str, Any]:
         insurance.valid_until if insurance else None,
         previous.valid_until if previous else None,
         {},
+        provisional=provisional,
+        accident_hold=accident_hold(vehicle),
     )
+
+
+def provisional_in_force(vehicle: Any, on: dt.date) -> ProvisionalAuthorization | None:
+    """The provisional authorization of an over-age vehicle in force on `on` (Maricá art. 25, § 6º)."""
+    return (
+        ProvisionalAuthorization.unscoped.filter(
+            vehicle_id=vehicle.pk,
+            status=ProvisionalAuthorization.Status.IN_FORCE,
+            granted_on__lte=on,
+            valid_until__gte=on,
+        )
+        .order_by("-valid_until")
+        .first()
+    )
+
+
+def accident_hold(vehicle: Any) -> Inspection | None:
+    """The inspection after an accident the vehicle awaits before it operates again (Maricá
+    art. 40, IX): the latest one scheduled that keeps it out of operation, unless it passed."""
+    latest = (
+        Inspection.unscoped.filter(
+            vehicle_id=vehicle.pk, kind=Inspection.Kind.POST_ACCIDENT, blocks_operation=True
+        )
+        .exclude(status=Inspection.Status.CANCELLED)
+        .order_by("-id")
+        .first()
+    )
+    if latest is None or latest.status == Inspection.Status.PASSED:
+        return None
+    return latest
 
 
 def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict[str, Any]]:
@@ -78,6 +117,24 @@ def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict
         "vehicle_id", "valid_from", "valid_until", "id"
     ):
         policies.setdefault(vehicle_id, []).append((start, until, pk))
+    provisionals: dict[int, ProvisionalAuthorization] = {}
+    for grant in ProvisionalAuthorization.unscoped.filter(
+        among("vehicle_id", ids),
+        status=ProvisionalAuthorization.Status.IN_FORCE,
+        granted_on__lte=on,
+        valid_until__gte=on,
+    ).order_by("valid_until"):
+        provisionals[grant.vehicle_id] = grant
+    holds: dict[int, Inspection] = {}
+    for row in (
+        Inspection.unscoped.filter(
+            among("vehicle_id", ids), kind=Inspection.Kind.POST_ACCIDENT, blocks_operation=True
+        )
+        .exclude(status=Inspection.Status.CANCELLED)
+        .order_by("id")
+    ):
+        holds[row.vehicle_id] = row  # the latest wins
+    holds = {k: v for k, v in holds.items() if v.status != Inspection.Status.PASSED}
     memo: dict[Any, Any] = {}
     out: dict[int, dict[str, Any]] = {}
     for vehicle in vehicles:
@@ -89,6 +146,7 @@ def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict
         insurance = next((row for row in cover if row[0] <= on <= row[1]), None)
         for first, last, _pk in (*own, *cover):
             changes.extend((first, last + dt.timedelta(days=1)))
+        provisional = provisionals.get(vehicle.pk)
         part = _public_part(
             vehicle,
             on,
@@ -96,7 +154,11 @@ def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict
             insurance[1] if insurance else None,
             previous[1] if previous else None,
             memo,
+            provisional=provisional,
+            accident_hold=holds.get(vehicle.pk),
         )
+        if provisional is not None:
+            changes.append(provisional.valid_until + dt.timedelta(days=1))
         age = memo[("age", vehicle.jurisdiction_id, vehicle.category, vehicle.manufacture_year)]
         if age.reached_on is not None:
             changes.append(age.reached_on)
@@ -116,6 +178,9 @@ def _public_part(
     insurance_until: dt.date | None,
     previous_until: dt.date | None,
     memo: dict[Any, Any],
+    *,
+    provisional: ProvisionalAuthorization | None = None,
+    accident_hold: Inspection | None = None,
 ) -> dict[str, Any]:
     """The part from the dates found; `memo` keeps the law's answers for many vehicles of one day."""
     reasons: list[str] = []
@@ -146,8 +211,31 @@ def _public_part(
         text = f"Veículo acima da idade limite de {age.limit_years} anos ({age.citation})"
         if age.replacement_due is not None and on <= age.replacement_due:
             text += f"; prazo de substituição até {rules.pt(age.replacement_due)}"
+            if provisional is not None:
+                text += _provisional_words(provisional)
+        elif provisional is not None:
+            text += (
+                f"; autorização provisória até {rules.pt(provisional.valid_until)} ({provisional.citation})"
+            )
         else:
             info["authorized"] = False
         reasons.append(text + ".")
+    if accident_hold is not None:
+        info["authorized"] = False
+        cite = "; ".join(accident_hold.citations)
+        reasons.append(
+            "Veículo envolvido em acidente: não volta à operação antes de aprovado na vistoria ("
+            + (
+                f"reprovado na vistoria de {rules.pt(accident_hold.performed_on)}"
+                if accident_hold.status == Inspection.Status.FAILED
+                else f"vistoria marcada para {rules.pt(accident_hold.scheduled_for)}"
+            )
+            + (f"; {cite}" if cite else "")
+            + ")."
+        )
     info["reasons"] = reasons
     return info
+
+
+def _provisional_words(provisional: ProvisionalAuthorization) -> str:
+    return f"; autorização provisória até {rules.pt(provisional.valid_until)} ({provisional.citation})"

@@ -22,6 +22,7 @@ from lotacao.core.jobs import Job
 from lotacao.enforcement.due_process.settle import settle_due_process
 from lotacao.enforcement.notices.deadlines import apply_missed_deadlines
 from lotacao.enforcement.sanctions.followups import end_suspensions
+from lotacao.inspections.services.provisional import expire_provisionals
 from lotacao.lines.life import deactivate_due
 from lotacao.opendata.publish import publish_all as publish_open_data
 from lotacao.permits.services import expire_due
@@ -53,6 +54,11 @@ JOBS = [
         lambda d: end_suspensions(today=d),
     ),
     Job("resume_billing_runs", "Faturamentos mensais interrompidos", resume_interrupted),
+    Job(
+        "expire_provisional_authorizations",
+        "Vencimento das autorizações provisórias de veículos",
+        lambda d: {"vencidas": expire_provisionals(today=d)},
+    ),
     Job("chartering_clocks", "Prazos do CRC do fretamento", lambda d: run_clocks(today=d)),
     Job("purge_passenger_lists", "Eliminação das listas de passageiros vencidas", lambda d: purge(today=d)),
     Job("build_work_queue", "Fila de trabalho", lambda d: refresh(d)),

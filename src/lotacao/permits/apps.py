@@ -15,3 +15,4 @@ class PermitsConfig(AppConfig):
         providers.provide("public_vehicle_info_many", "permits", selectors.public_vehicle_info_many)
         providers.provide("work_items", "permits", queue.items)
         providers.provide("vehicle_permit", "permits", selectors.vehicle_permit)
+        providers.provide("person_roles", "permits", selectors.person_roles)

@@ -13,7 +13,8 @@ from django.db.models import Q, QuerySet
 
 from lotacao.core.bulk import among
 from lotacao.core.formats import br_date, lower_first
-from lotacao.permits.models import Permit
+from lotacao.permits.models import Permit, PermitAgent
+from lotacao.registry.models import Holder
 
 
 def live_permits(on: dt.date) -> QuerySet[Permit]:
@@ -135,3 +136,16 @@ def _public_part(permit: Permit | None, on: dt.date) -> dict[str, Any]:
 
 def permits_of_holder(holder: Any) -> QuerySet[Permit]:
     return Permit.unscoped.filter(holder=holder)
+
+
+def person_roles(*, code: str, person: Any, on: dt.date) -> set[str]:
+    """The roles a person holds in a jurisdiction on a day (the seam `person_roles`, asked by the
+    courses): permissionário when a holder record is theirs, and each preposto role in force."""
+    roles: set[str] = set()
+    if Holder.unscoped.filter(jurisdiction_id=code, person_id=person.pk).exists():
+        roles.add("holder")
+    agents = PermitAgent.unscoped.filter(jurisdiction_id=code, person_id=person.pk, starts_on__lte=on).filter(
+        Q(ends_on__isnull=True) | Q(ends_on__gte=on)
+    )
+    roles.update(agents.values_list("role", flat=True))
+    return roles

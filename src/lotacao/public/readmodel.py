@@ -430,6 +430,8 @@ WATCHED: dict[str, Callable[[Any], Targets]] = {
     "permits.Permit": _vehicle,
     "inspections.Seal": _vehicle,
     "inspections.InsurancePolicy": _vehicle,
+    "inspections.ProvisionalAuthorization": _vehicle,
+    "inspections.Inspection": _vehicle,
     "enforcement.InfractionNotice": _notice_targets,
     "enforcement.Measure": _measure_targets,
     "enforcement.CourseRequirement": _holder,

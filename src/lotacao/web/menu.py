@@ -152,6 +152,7 @@ STAFF_ITEMS: tuple[Item, ...] = (
         "Atendimento",
         regime="permits",
     ),
+    Item("Cursos", "training:courses", ("gestor", "atendente"), "Atendimento", regime="permits"),
 )
 
 ALL_NAMES = {item.url_name for item in STAFF_ITEMS}

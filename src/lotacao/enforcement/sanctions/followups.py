@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
@@ -62,6 +63,38 @@ def complete_course(
         reason=reason,
         action="enforcement.course_completed",
     )
+
+
+def pending_courses(*, code: str, person: Any, on: dt.date) -> list[tuple[int, str]]:
+    """The seam `pending_course_requirements`: the mandatory courses a final decision imposed on
+    the person (as the offender or as the holder), not yet completed, the oldest first."""
+    rows = (
+        CourseRequirement.unscoped.filter(
+            jurisdiction_id=code, completed_on__isnull=True, required_on__lte=on
+        )
+        .filter(Q(person_id=person.pk) | Q(holder__person_id=person.pk))
+        .select_related("notice")
+        .order_by("required_on", "id")
+    )
+    return [
+        (row.pk, f"Curso obrigatório desde {br(row.required_on)}, auto {row.notice.number} ({row.citation})")
+        for row in rows
+    ]
+
+
+def course_done(
+    *, actor: Any, requirement_id: int, completed_on: dt.date, certificate: str, reason: str
+) -> None:
+    """The seam `course_requirement_completed`: the course of the catalogue was concluded."""
+    requirement = CourseRequirement.unscoped.get(pk=requirement_id)
+    if requirement.completed_on is None:
+        complete_course(
+            actor=actor,
+            requirement=requirement,
+            completed_on=completed_on,
+            certificate=certificate,
+            reason=reason,
+        )
 
 
 def open_revocation_process(

@@ -11,6 +11,7 @@ One module per matter; callers keep importing from here
 - insurance        policies against the law's minimum cover
 - inspection       scheduling and result, irregularity notices
 - seals            the inspection seal
+- provisional      the provisional authorization of an over-age vehicle (Maricá art. 25, § 6º)
 - reregistration   yearly campaigns, fees, the late fine and its exemptions
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from lotacao.inspections.services.inspection import checklist_for, record_inspection, schedule_inspection
 from lotacao.inspections.services.insurance import coverage_labels, register_insurance
+from lotacao.inspections.services.provisional import end_provisional, expire_provisionals, grant_provisional
 from lotacao.inspections.services.reregistration import open_campaign, reregister_vehicle
 from lotacao.inspections.services.seals import issue_seal
 from lotacao.inspections.services.vehicles import (
@@ -32,6 +34,9 @@ __all__ = [
     "admit_vehicle",
     "checklist_for",
     "coverage_labels",
+    "end_provisional",
+    "expire_provisionals",
+    "grant_provisional",
     "issue_seal",
     "open_campaign",
     "record_inspection",

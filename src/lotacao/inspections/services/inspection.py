@@ -44,12 +44,19 @@ def schedule_inspection(
     if scheduled_for < day:
         raise ValidationError("A data marcada para a vistoria já passou.")
     _check_clearance(vehicle, day, "Vistoria")
+    after_accident = (
+        rules.after_accident_citation(vehicle.jurisdiction_id, day)
+        if kind == Inspection.Kind.POST_ACCIDENT
+        else ""
+    )
     inspection = Inspection(
         jurisdiction_id=vehicle.jurisdiction_id,
         vehicle=vehicle,
         kind=kind,
         scheduled_for=scheduled_for,
         place=place.strip(),
+        blocks_operation=bool(after_accident),
+        citations=[after_accident] if after_accident else [],
     )
     return create_audited(actor=actor, instance=inspection, reason=reason, action="inspection.scheduled")
 

@@ -14,7 +14,8 @@ from lotacao.audit.services import update_audited
 from lotacao.core import providers
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import rules
-from lotacao.inspections.models import VehicleAssessment
+from lotacao.inspections.models import ProvisionalAuthorization, VehicleAssessment
+from lotacao.inspections.services.provisional import end_provisional
 from lotacao.registry import services as registry_services
 from lotacao.registry.models import Vehicle
 
@@ -172,7 +173,17 @@ def replace_vehicle(
     proof = decharacterization_proof.strip()
     _assessment(vehicle=new, action="replace", on=day, result=result, replaced=replaced, proof=proof)
     _move_permit(actor=actor, replaced=replaced, new=new, reason=reason)
+    _end_provisional(actor=actor, replaced=replaced, new=new, day=day)
     return new
+
+
+def _end_provisional(*, actor: Any, replaced: Vehicle, new: Vehicle, day: dt.date) -> None:
+    """The provisional authorization of the replaced vehicle ends with its replacement (Maricá
+    art. 25, § 6º: "até a sua efetiva substituição")."""
+    for row in ProvisionalAuthorization.unscoped.filter(
+        vehicle=replaced, status=ProvisionalAuthorization.Status.IN_FORCE
+    ):
+        end_provisional(actor=actor, authorization=row, reason=f"Veículo substituído pelo {new}", on=day)
 
 
 def _decharacterization_proven(code: str, day: dt.date, proof: str) -> list[str]:
