@@ -67,6 +67,12 @@ def resolution_for(code: str, gate_key: str, on: dt.date, **fields: Any) -> Reso
     return resolution
 
 
+def resolution_if_gated(code: str, gate_key: str, on: dt.date) -> Resolution | None:
+    """A valid resolution where the law of `code` has the gate, else None (for tests that run
+    the same call under every law)."""
+    return resolution_for(code, gate_key, on) if gate(code, gate_key) is not None else None
+
+
 def extend_world(world: Any) -> None:
     day = dt.date(2026, 2, 10)
     for jurisdiction in (world.a, world.b):
