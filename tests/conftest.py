@@ -140,6 +140,7 @@ WORLD_EXTENSIONS = [
     "lotacao.holder_requests.testing",
     "lotacao.duties.testing",
     "lotacao.ombudsman.testing",
+    "lotacao.councils.testing",
 ]
 
 

@@ -20,6 +20,7 @@ from lotacao.billing import permissions as billing_permissions
 from lotacao.chartering import permissions as chartering_permissions
 from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.vehicle_verdict import has_permits
+from lotacao.councils import permissions as councils_permissions
 from lotacao.documents import permissions as document_permissions
 from lotacao.duties import permissions as duties_permissions
 from lotacao.enforcement import permissions as enforcement_permissions
@@ -135,6 +136,7 @@ STAFF_ITEMS: tuple[Item, ...] = (
     ),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
     Item("Importar o cadastro existente", "onboarding:register", ("gestor",), "Gestão"),
+    Item("Conselhos e comissões", "councils:list", within(OFFICE, councils_permissions.VIEW_ROLES), "Gestão"),
 )
 
 ALL_NAMES = {item.url_name for item in STAFF_ITEMS}
