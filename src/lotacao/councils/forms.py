@@ -8,7 +8,7 @@ from django import forms
 from django.db.models import Q
 
 from . import gates
-from .models import Attendance, Member, Resolution, Session
+from .models import Attendance, Member, Resolution, Seat, Session
 
 DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -52,7 +52,7 @@ class SeatForm(forms.Form):
 
 
 class MemberForm(forms.Form):
-    seat = forms.ModelChoiceField(label="Cadeira", queryset=None, empty_label=None)  # type: ignore[arg-type]
+    seat = forms.ModelChoiceField(label="Cadeira", queryset=Seat.objects.none(), empty_label=None)
     name = forms.CharField(label="Nome", max_length=200)
     role = forms.ChoiceField(label="Função", choices=Member.Role.choices)
     starts_on = forms.DateField(label="Início do mandato", widget=DATE)
@@ -107,10 +107,7 @@ class ResolutionForm(forms.Form):
     subject = forms.CharField(label="Assunto", max_length=300)
     text = forms.CharField(label="Texto", widget=forms.Textarea(attrs={"rows": 5}))
     session = forms.ModelChoiceField(
-        label="Sessão que votou",
-        queryset=None,
-        required=False,
-        empty_label="Nenhuma",  # type: ignore[arg-type]
+        label="Sessão que votou", queryset=Session.objects.none(), required=False, empty_label="Nenhuma"
     )
     gate = forms.ChoiceField(label="Matéria que a lei submete ao colegiado", required=False)
     favorable = forms.BooleanField(

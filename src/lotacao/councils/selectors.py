@@ -11,7 +11,9 @@ def resolution_by_id(code: str, pk: int | None) -> Resolution | None:
     """The jurisdiction's resolution `pk` (None for None); a clear refusal for any other id."""
     if pk is None:
         return None
-    found = Resolution.objects.filter(jurisdiction_id=code, pk=pk).select_related("council").first()
+    found: Resolution | None = (
+        Resolution.objects.filter(jurisdiction_id=code, pk=pk).select_related("council").first()
+    )
     if found is None:
         raise ValidationError(f"Resolução {pk} não encontrada nesta jurisdição.")
     return found
