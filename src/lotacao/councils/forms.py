@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.db.models import Q
 
+from lotacao.core.formats import lower_first
+
 from . import gates
 from .models import Attendance, Member, Resolution, Seat, Session
 
@@ -87,7 +89,7 @@ class AttendanceForm(forms.Form):
         self.members = members
         for m in members:
             self.fields[f"status_{m.pk}"] = forms.ChoiceField(
-                label=f"{m.name} ({m.get_role_display().lower()}, cadeira {m.seat.number})",
+                label=f"{m.name} ({lower_first(m.get_role_display())}, cadeira {m.seat.number})",
                 choices=Attendance.Status.choices,
                 initial=Attendance.Status.PRESENT,
             )

@@ -79,6 +79,7 @@ class CouncilList(LoginRequiredMixin, View):
 
 class CouncilView(LoginRequiredMixin, View):
     model = Council
+
     def get_council(self, pk: int, roles: tuple[str, ...] = permissions.VIEW_ROLES) -> Council:
         council: Council = get_object_or_404(Council.objects.all(), pk=pk)
         _require(self.request, council.jurisdiction_id, roles)
@@ -191,6 +192,7 @@ class SessionCreate(CouncilView):
 
 class AttendanceRecord(LoginRequiredMixin, View):
     model = Session
+
     def _session(self, pk: int, roles: tuple[str, ...]) -> Session:
         session: Session = get_object_or_404(Session.objects.select_related("council"), pk=pk)
         _require(self.request, session.jurisdiction_id, roles)
@@ -275,6 +277,7 @@ class ResolutionCreate(CouncilView):
 
 class ResolutionDetail(LoginRequiredMixin, View):
     model = Resolution
+
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         resolution: Resolution = get_object_or_404(
             Resolution.objects.select_related("council", "session"), pk=pk

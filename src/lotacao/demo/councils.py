@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from lotacao.core.formats import lower_first
 from lotacao.core.models import Jurisdiction
 from lotacao.councils import gates, services
 from lotacao.councils.models import Attendance, Council, Resolution, Seat
@@ -34,7 +35,7 @@ def resolution(code: str, gate_key: str, on: dt.date, subject: str) -> Resolutio
         number=services.next_number(council, Resolution.Kind.RESOLUTION, on.year),
         dated_on=on,
         subject=subject,
-        text=f"O {council.short} aprova: {subject[:1].lower() + subject[1:]} (demonstração).",
+        text=f"O {council.short} aprova: {lower_first(subject)} (demonstração).",
         gate=gate_key,
         reason=REASON,
     )

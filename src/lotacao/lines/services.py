@@ -16,7 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, snapshot
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.councils import gates
 from lotacao.councils.models import Resolution
 from lotacao.lines import busnet, checks
@@ -279,7 +279,7 @@ def issue_service_order(
             "fleet.change",
             valid_from,
             resolution,
-            otherwise=f"A {label.lower()} não foi emitida: a frota da linha continua a da ordem em vigor.",
+            otherwise=f"A {lower_first(label)} não foi emitida: a frota continua a da ordem em vigor.",
         )
     if cited:
         reason = f"{reason} Frota aprovada pela {cited}."
