@@ -63,7 +63,7 @@ def test_a_clerk_creates_a_line_and_a_manager_approves_it(world: Any, client: An
     assert client.post(approve, payload).status_code == 302
     version.refresh_from_db()
     assert version.status == "approved" and version.approval_body == "CMTT/Recife"
-    assert version.approval_act.startswith("Resolução nº 1/")
+    assert version.approval_act.startswith("Resolução nº ") and "do CMTT/Recife" in version.approval_act
 
 
 def test_the_order_editor_checks_as_you_type_and_refuses_with_the_article(
