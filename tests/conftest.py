@@ -145,6 +145,7 @@ WORLD_EXTENSIONS = [
     "lotacao.rosters.testing",
     "lotacao.lines.testing",
     "lotacao.training.testing",
+    "lotacao.councils.testing",
 ]
 
 

@@ -185,6 +185,12 @@ def test_each_tag_a_file_and_a_refusal_come_back_parsed(world: Any, live_server:
             {"call_id": recife["tenders.call"].pk},
             "CallDetailOut",
         ),
+        "cursos": (
+            "lotacao_training_api_get_class",
+            staff,
+            {"class_id": recife["training.courseclass"].pk},
+            "ClassOut",
+        ),
         "escalas e jornadas": (
             "lotacao_rosters_api_rosters_detail",
             staff,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from lotacao.councils.testing import resolution_for
 from tests import clock
 from tests.browser.a11y import axe_violations
 
@@ -67,7 +68,9 @@ def test_clerk_draws_a_line_and_writes_an_order_refused_then_fixed(
         approved_on=today,
         valid_from=today,
         reason="Aprovação",
+        resolution=resolution_for("recife", "line.create", today),
     )
+    fleet = resolution_for("recife", "fleet.change", today)
 
     page.goto(f"{live_server.url}/linhas/{version.line_id}/ordem/")
     page.select_option("#id_p0_day", "weekday")
@@ -84,6 +87,7 @@ def test_clerk_draws_a_line_and_writes_an_order_refused_then_fixed(
     page.fill("#id_p0_first", "22:00")
     page.wait_for_selector("#order-checks li.ok")
     page.fill("#id_reason", "Primeira OSO")
+    page.select_option("#id_resolution", str(fleet.pk))
     with page.expect_navigation():
         page.click("#order-form button[type=submit]")
     body = page.inner_text("main")
@@ -111,6 +115,7 @@ def test_a_passenger_opens_the_line_from_the_plate_check(
         approved_on=start,
         valid_from=start,
         reason="t",
+        resolution=resolution_for("recife", "line.create", start),
     )
     services.issue_service_order(
         actor=None,
@@ -121,6 +126,7 @@ def test_a_passenger_opens_the_line_from_the_plate_check(
         act="OSO 1",
         reason="t",
         periods=[{"day_type": "weekday", "first": 360, "last": 1200, "headway": 15}],
+        resolution=resolution_for("recife", "fleet.change", start),
     )
     permit = Permit.objects.filter(vehicle=vehicle, status__in=Permit.LIVE).first()
     if permit is None:

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
+from lotacao.councils.testing import resolution_for
 from lotacao.demo.documents import pdf_bytes
 from lotacao.documents.models import Document
 from lotacao.holder_requests import procedures, selectors, services
@@ -145,8 +146,8 @@ def test_recife_renewal_needs_the_cmtt_act_then_extends_the_term(make: Any) -> N
         request=request,
         approve=True,
         reasons="Bom desempenho.",
-        approval_reference="Resolução CMTT 1/2026",
         users_heard=True,
+        resolution=resolution_for("recife", "permit.renew", timezone.localdate()),
     )
     permit.refresh_from_db()
     assert permit.valid_until == before.replace(year=before.year + 6) and permit.renewals == 1

@@ -8,6 +8,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from lotacao.councils.testing import resolution_for
 from lotacao.holder_requests.models import InspectionSlot, Request
 from lotacao.workqueue.models import WorkItem
 
@@ -151,6 +152,9 @@ def test_api_holder_files_reads_and_staff_decide(world: Any, client: Any) -> Non
         f"/api/requests/{body['id']}/decision", incomplete, content_type="application/json"
     )
     assert response.status_code == 422 and "CMTT" in response.json()["detail"]
+    response = client.post(f"/api/requests/{body['id']}/decision", decision, content_type="application/json")
+    assert response.status_code == 422 and "art. 2º" in response.json()["detail"]  # no resolution
+    decision["resolution_id"] = resolution_for("recife", "permit.renew", timezone.localdate()).pk
     response = client.post(f"/api/requests/{body['id']}/decision", decision, content_type="application/json")
     assert response.status_code == 200 and response.json()["status"] == "approved"
     assert "prorrogada" in response.json()["effect"]

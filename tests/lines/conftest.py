@@ -93,6 +93,12 @@ def version_kwargs(code: str, **over: Any) -> dict[str, Any]:
     return data
 
 
+def resolution_if_gated(code: str, gate: str, on: dt.date) -> Any:
+    from lotacao.councils.testing import resolution_if_gated as make
+
+    return make(code, gate, on)
+
+
 def approved_line(code: str, valid_from: dt.date = dt.date(2025, 1, 1), **over: Any) -> Any:
     from lotacao.lines import services
 
@@ -105,6 +111,7 @@ def approved_line(code: str, valid_from: dt.date = dt.date(2025, 1, 1), **over: 
         approved_on=valid_from,
         valid_from=valid_from,
         reason="teste",
+        resolution=resolution_if_gated(code, "line.create", valid_from),
     )
     return line
 

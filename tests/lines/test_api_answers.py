@@ -8,7 +8,7 @@ import datetime as dt
 from typing import Any
 
 from lotacao.lines import services
-from tests.lines.conftest import approved_line, bus_gtfs, straight
+from tests.lines.conftest import approved_line, bus_gtfs, resolution_if_gated, straight
 
 
 def test_the_public_lines_and_a_line_answer_as_declared(world: Any, client: Any, lines_db: Any) -> None:
@@ -17,6 +17,7 @@ def test_the_public_lines_and_a_line_answer_as_declared(world: Any, client: Any,
         actor=None,
         line=line,
         valid_from=dt.date(2025, 1, 1),
+        resolution=resolution_if_gated("recife", "fleet.change", dt.date(2025, 1, 1)),
         fleet=1,
         trip_minutes=30,
         act="OSO 1",

@@ -9,6 +9,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from lotacao.councils.testing import resolution_for
 from lotacao.lines import services
 from lotacao.lines.models import LineVersion
 from tests.lines.conftest import ORIGIN, east, import_bus, new_line, straight, version_kwargs
@@ -53,6 +54,7 @@ def test_the_approver_sees_how_much_of_the_line_runs_on_bus_roads(lines_db: Any,
         approved_on=dt.date(2025, 1, 2),
         valid_from=dt.date(2025, 1, 2),
         reason="teste",
+        resolution=resolution_for("recife", "line.create", dt.date(2025, 1, 2)),
     )
     assert approved.status == LineVersion.Status.APPROVED  # a measure, not a refusal
     assert any(c["rule"] == "bus_roads" for c in approved.checks)

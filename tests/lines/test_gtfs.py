@@ -12,7 +12,7 @@ from typing import Any
 from gtfs_validator.cli import main as validate
 
 from lotacao.lines import gtfs, places, services
-from tests.lines.conftest import agency_value, approved_line, permit
+from tests.lines.conftest import agency_value, approved_line, permit, resolution_if_gated
 
 D = dt.date(2025, 3, 1)
 
@@ -32,6 +32,7 @@ def test_a_recife_feed_with_headways_and_fixed_trips_has_no_errors(lines_db: Any
         actor=None,
         line=night,
         valid_from=D,
+        resolution=resolution_if_gated("recife", "fleet.change", D),
         fleet=3,
         trip_minutes=40,
         act="OSO 1/2025",
@@ -47,6 +48,7 @@ def test_a_recife_feed_with_headways_and_fixed_trips_has_no_errors(lines_db: Any
         actor=None,
         line=day,
         valid_from=D,
+        resolution=resolution_if_gated("recife", "fleet.change", D),
         fleet=2,
         trip_minutes=35,
         act="OSO 2/2025",

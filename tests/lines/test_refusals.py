@@ -10,7 +10,14 @@ from django.core.exceptions import ValidationError
 
 from lotacao.lines import places, services
 from lotacao.lines.models import LineVersion, Place, ServiceOrder
-from tests.lines.conftest import agency_value, approved_line, new_line, permit, version_kwargs
+from tests.lines.conftest import (
+    agency_value,
+    approved_line,
+    new_line,
+    permit,
+    resolution_if_gated,
+    version_kwargs,
+)
 
 D = dt.date(2025, 3, 1)
 WEEKDAY = [{"day_type": "weekday", "first": 360, "last": 600, "headway": 30}]
@@ -26,7 +33,13 @@ def test_recife_approval_needs_the_feasibility_study(lines_db: Any) -> None:
     )
     with pytest.raises(ValidationError) as refused:
         services.approve_version(
-            actor=None, version=version, act="Res. 1", approved_on=D, valid_from=D, reason="x"
+            actor=None,
+            version=version,
+            act="Res. 1",
+            approved_on=D,
+            valid_from=D,
+            reason="x",
+            resolution=resolution_if_gated("recife", "line.create", D),
         )
     assert "estudo de viabilidade" in text(refused) and "art. 4º, parágrafo único" in text(refused)
     assert LineVersion.objects.get(pk=version.pk).status == "draft"

@@ -21,6 +21,7 @@ from tests.lines.conftest import (
     import_bus,
     new_line,
     permit,
+    resolution_if_gated,
     straight,
     version_kwargs,
 )
@@ -31,6 +32,7 @@ D = dt.date(2025, 3, 1)
 def order(line: Any, periods: list[dict[str, Any]], valid_from: dt.date = D, **over: Any) -> Any:
     data = {"fleet": 2, "trip_minutes": 30, "act": "OSO nº 1/2025", "reason": "teste"}
     data.update(over)
+    data.setdefault("resolution", resolution_if_gated(line.jurisdiction_id, "fleet.change", valid_from))
     return services.issue_service_order(actor=None, line=line, periods=periods, valid_from=valid_from, **data)
 
 
@@ -88,7 +90,8 @@ def test_recife_line_without_its_cmtt_act_stays_a_draft(lines_db: Any) -> None:
         services.approve_version(
             actor=None, version=version, act=" ", approved_on=D, valid_from=D, reason="x"
         )
-    assert "Resolução do CMTT/Recife" in messages(refused) and "continua rascunho" in messages(refused)
+    assert "aprovação do CMTT/Recife" in messages(refused) and "continua rascunho" in messages(refused)
+    assert "art. 3º, § 1º" in messages(refused)
     version.refresh_from_db()
     assert version.status == LineVersion.Status.DRAFT
     assert selectors.version_in_force(line, D) is None

@@ -9,9 +9,10 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from lotacao.councils.testing import resolution_for
 from lotacao.lines import places, services
 from lotacao.lines.models import LineVersion, ServiceOrder
-from tests.lines.conftest import approved_line, import_bus, permit, straight
+from tests.lines.conftest import approved_line, import_bus, permit, resolution_if_gated, straight
 
 
 def _stops(code: str) -> str:
@@ -55,11 +56,14 @@ def test_a_clerk_creates_a_line_and_a_manager_approves_it(world: Any, client: An
     approve = reverse("lines:approve", kwargs={"pk": version.line_id})
     today = timezone.localdate().isoformat()
     payload = {"version": 1, "act": "", "approved_on": today, "valid_from": today, "reason": "Aprovação"}
-    assert "Resolução do CMTT/Recife" in client.post(approve, payload).content.decode()
-    payload["act"] = "Resolução CMTT nº 5/2025"
+    refused = client.post(approve, payload).content.decode()
+    assert "aprovação do CMTT/Recife" in refused and "art. 3º, § 1º" in refused
+    assert 'name="resolution"' in refused
+    payload["resolution"] = resolution_for("recife", "line.create", timezone.localdate()).pk
     assert client.post(approve, payload).status_code == 302
     version.refresh_from_db()
     assert version.status == "approved" and version.approval_body == "CMTT/Recife"
+    assert version.approval_act.startswith("Resolução nº ") and "do CMTT/Recife" in version.approval_act
 
 
 def test_the_order_editor_checks_as_you_type_and_refuses_with_the_article(
@@ -92,6 +96,12 @@ def test_the_order_editor_checks_as_you_type_and_refuses_with_the_article(
     refused = client.post(url, form)
     assert refused.status_code == 422 and "art. 1º, § 3º" in refused.content.decode()
     form["p0_first"] = "22:00"
+    refused = client.post(url, form)
+    assert (
+        refused.status_code == 422
+        and "modificação do tipo ou da quantidade de veículos" in refused.content.decode()
+    )
+    form["resolution"] = resolution_for("recife", "fleet.change", timezone.localdate()).pk
     assert client.post(url, form).status_code == 302
     assert ServiceOrder.objects.get(line=line).periods.get().last == 28 * 60
 
@@ -158,6 +168,7 @@ def test_public_pages_and_the_plate_link(world: Any, client: Any, lines_db: Any)
         actor=None,
         line=line,
         valid_from=dt.date(2025, 1, 1),
+        resolution=resolution_if_gated("recife", "fleet.change", dt.date(2025, 1, 1)),
         fleet=1,
         trip_minutes=30,
         act="OSO 1",

@@ -9,6 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from lotacao.audit.models import AuditEvent
+from lotacao.councils.testing import resolution_for
 from lotacao.permits import services
 from lotacao.permits.selectors import active_permit_for_vehicle, public_vehicle_info
 from tests.permits.conftest import DAY, snapshot
@@ -20,19 +21,26 @@ def test_recife_renews_once_with_cmtt_approval(make: Any) -> None:
     j = make.jurisdiction("recife")
     permit = make.permit(j)
     later = dt.date(2031, 1, 10)
-    with pytest.raises(ValidationError, match=r"aprovação do CMTT/Recife.*ouvidos os usuários .*art\. 2º"):
+    with pytest.raises(ValidationError, match=r"aprovação do CMTT/Recife .*art\. 2º\)\. Informe a resolução"):
         services.renew_permit(actor=None, permit=permit, reason="prorrogar", requested_on=later, on=later)
+    approved = resolution_for("recife", "permit.renew", later)
+    with pytest.raises(ValidationError, match=r"aprovação do CMTT/Recife.*ouvidos os usuários .*art\. 2º"):
+        services.renew_permit(
+            actor=None, permit=permit, reason="prorrogar", requested_on=later, on=later, resolution=approved
+        )
     services.renew_permit(
         actor=None,
         permit=permit,
         reason="prorrogar",
         requested_on=later,
         on=later,
-        approval_reference="Resolução CMTT 12/2031",
         users_heard=True,
+        resolution=approved,
     )
     permit.refresh_from_db()
     assert permit.valid_until == dt.date(2037, 6, 15) and permit.renewals == 1
+    event = AuditEvent.objects.filter(action="permit.renewed").latest("pk")
+    assert "Resolução nº 1/2031 do CMTT/Recife, de 10/01/2031" in event.reason
     before = snapshot(permit)
     with pytest.raises(ValidationError, match=r"já foi prorrogada 1 vez.*uma única prorrogação .*art\. 2º"):
         services.renew_permit(
@@ -41,8 +49,8 @@ def test_recife_renews_once_with_cmtt_approval(make: Any) -> None:
             reason="de novo",
             requested_on=later,
             on=later,
-            approval_reference="Resolução CMTT 13/2031",
             users_heard=True,
+            resolution=resolution_for("recife", "permit.renew", later),
         )
     assert snapshot(permit) == before
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 
 from .catalogue import LAWS, spec
 
@@ -239,8 +239,8 @@ def problem(jurisdiction_code: str, key: str, on: dt.date, resolution: Resolutio
         return f"{needed} A {resolution.citation} é de outro colegiado."
     if resolution.gate and resolution.gate != g.key:
         other = gate(jurisdiction_code, resolution.gate)
-        about = other.label.lower() if other else "outra matéria"
-        return f"{needed} A {resolution.citation} trata de {about[:1].lower() + about[1:]}."
+        about = lower_first(other.label) if other else "outra matéria"
+        return f"{needed} A {resolution.citation} trata de {about}."
     if resolution.dated_on > on:
         return f"{needed} A {resolution.citation} é posterior à decisão ({br_date(on)})."
     if resolution.revoked_on is not None and resolution.revoked_on <= on:

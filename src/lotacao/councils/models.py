@@ -15,7 +15,7 @@ import datetime as dt
 
 from django.db import models
 
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.tenancy import TenantModel
 
 
@@ -112,7 +112,7 @@ class Member(TenantModel):
         verbose_name = "membro"
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.get_role_display().lower()})"
+        return f"{self.name} ({lower_first(self.get_role_display())})"
 
     def active_on(self, day: dt.date) -> bool:
         if self.starts_on > day:
@@ -139,7 +139,7 @@ class Session(TenantModel):
         verbose_name_plural = "sessões"
 
     def __str__(self) -> str:
-        return f"Sessão {self.get_kind_display().lower()} de {br_date(self.held_on)}"
+        return f"Sessão {lower_first(self.get_kind_display())} de {br_date(self.held_on)}"
 
 
 class Attendance(TenantModel):

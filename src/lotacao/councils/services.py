@@ -14,7 +14,7 @@ from django.db import transaction
 
 from lotacao.audit.services import create_audited, record, snapshot, update_audited
 from lotacao.core import law
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 
 from . import gates
 from .catalogue import COUNCILS
@@ -359,7 +359,7 @@ def register_resolution(
             raise ValidationError(f"A lei não submete essa matéria à deliberação {council.of}.")
     label = Resolution.Kind(kind).label
     if Resolution.unscoped.filter(council=council, kind=kind, year=dated_on.year, number=number).exists():
-        raise ValidationError(f"Já existe {label.lower()} nº {number}/{dated_on.year} {council.of}.")
+        raise ValidationError(f"Já existe {lower_first(label)} nº {number}/{dated_on.year} {council.of}.")
     resolution = Resolution(
         jurisdiction_id=council.jurisdiction_id,
         council=council,

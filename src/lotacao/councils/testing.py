@@ -8,6 +8,8 @@ from typing import Any
 
 from django.db.models import Max
 
+from lotacao.core.formats import lower_first
+
 from .catalogue import spec
 from .gates import gate
 from .models import Council, Member, Resolution, Seat, Session
@@ -56,7 +58,7 @@ def resolution_for(code: str, gate_key: str, on: dt.date, **fields: Any) -> Reso
         "year": on.year,
         "dated_on": on,
         "subject": g.label,
-        "text": f"Aprova: {g.label.lower()}.",
+        "text": f"Aprova: {lower_first(g.label)}.",
         "gate": gate_key,
         "favorable": True,
     }
@@ -65,6 +67,12 @@ def resolution_for(code: str, gate_key: str, on: dt.date, **fields: Any) -> Reso
     resolution.full_clean()
     resolution.save()
     return resolution
+
+
+def resolution_if_gated(code: str, gate_key: str, on: dt.date) -> Resolution | None:
+    """A valid resolution where the law of `code` has the gate, else None (for tests that run
+    the same call under every law)."""
+    return resolution_for(code, gate_key, on) if gate(code, gate_key) is not None else None
 
 
 def extend_world(world: Any) -> None:

@@ -127,6 +127,9 @@ def load(today: dt.date | None = None) -> DemoSummary:
 
         loaders = [permits, documents, inspections, lines, chartering, enforcement, billing, requests]
         loaders.append(ombudsman)
+        from lotacao.demo import councils
+
+        loaders.append(councils)
         for loader in loaders:
             loader.load(today, summary)
         from lotacao.demo import duties

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lotacao.core.models import AgencyValue, Jurisdiction
+from lotacao.demo import councils as demo_councils
 from lotacao.demo.base import REASON
 from lotacao.lines import busnet, places, selectors, services
 from lotacao.lines import law as lines_law
@@ -245,6 +246,7 @@ def _version(line: Line, ends: tuple[Point, Point], since: dt.date, *, approve: 
     )
     if approve:
         rule, _cite = lines_law.approval(code, since)
+        gate = "line.create" if version.number == 1 else "line.change"
         services.approve_version(
             actor=None,
             version=version,
@@ -252,6 +254,7 @@ def _version(line: Line, ends: tuple[Point, Point], since: dt.date, *, approve: 
             approved_on=since,
             valid_from=since,
             reason=REASON,
+            resolution=demo_councils.resolution(code, gate, since, f"Criação da linha {line.code}"),
         )
     return version
 
@@ -304,6 +307,11 @@ def _order(line: Line, since: dt.date, ends: tuple[Point, Point]) -> None:
         act=f"{label} nº 1 da linha {line.code} (demonstração)",
         terminal_capacity=2,
         reason=REASON,
+        resolution=demo_councils.resolution(
+            line.jurisdiction_id, "fleet.change", since, f"Frota de 3 veículos na linha {line.code}"
+        )
+        if services.fleet_changes(line, since, 3, "")
+        else None,
     )
 
 

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
+from lotacao.councils.selectors import resolution_by_id
 from lotacao.permits.models import Permit
 from lotacao.registry.models import Holder, Vehicle
 
@@ -85,6 +86,7 @@ class DecisionIn(Schema):
     approval_reference: str = ""
     users_heard: bool = False
     valid_until: dt.date | None = None
+    resolution_id: int | None = None  # the council's resolution, where the law requires one
 
 
 def _requirements(items: list[dict[str, Any]]) -> list[RequirementOut]:
@@ -214,6 +216,7 @@ def decide(request: HttpRequest, request_id: int, payload: DecisionIn) -> Reques
             approval_reference=payload.approval_reference,
             users_heard=payload.users_heard,
             valid_until=payload.valid_until,
+            resolution=resolution_by_id(obj.jurisdiction_id, payload.resolution_id),
         )
     except PermissionDenied as denied:
         raise HttpError(403, str(denied)) from denied

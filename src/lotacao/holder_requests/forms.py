@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 
+from lotacao.councils.forms import add_resolution_field
 from lotacao.registry.forms import date_field
 from lotacao.registry.models import Vehicle
 
@@ -93,6 +94,11 @@ class DecisionForm(forms.Form):
     )
     users_heard = forms.BooleanField(label="Os usuários foram ouvidos (quando a lei exige)", required=False)
     valid_until = date_field("Nova validade (quando a lei não a fixa) ou validade do documento")
+
+    def __init__(self, *args: Any, code: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if code:  # the council's resolution, where the law submits the decision to one
+            add_resolution_field(self, code, ("permit.renew", "fleet.change"))
 
 
 class SlotForm(forms.Form):

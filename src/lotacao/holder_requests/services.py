@@ -18,6 +18,8 @@ from lotacao.accounts.models import HolderAccount, StaffMembership
 from lotacao.audit.services import create_audited, update_audited
 from lotacao.core.formats import br_date, lower_first
 from lotacao.core.models import Jurisdiction
+from lotacao.councils import gates
+from lotacao.councils.models import Resolution
 from lotacao.documents import services as document_services
 from lotacao.documents.models import Document
 from lotacao.inspections import services as inspection_services
@@ -194,8 +196,12 @@ def decide_request(
     approval_reference: str = "",
     users_heard: bool = False,
     valid_until: dt.date | None = None,
+    resolution: Resolution | None = None,
 ) -> Request:
-    """The clerk's decision: approve (the effect runs in the owning app) or refuse, with reasons."""
+    """The clerk's decision: approve (the effect runs in the owning app) or refuse, with reasons.
+
+    `resolution` is the council's act where the law submits the decision to one (councils.gates:
+    the renewal, Recife art. 2º; a substitute of another vehicle type, Recife art. 3º, § 1º)."""
     request = Request.unscoped.select_for_update().get(pk=request.pk)
     if not may_decide(actor, request.jurisdiction_id):
         raise PermissionDenied(
@@ -209,7 +215,9 @@ def decide_request(
     day = _today(on)
     effect = ""
     if approve:
-        effect = _approve(actor, request, day, reasons, approval_reference, users_heard, valid_until)
+        effect = _approve(
+            actor, request, day, reasons, approval_reference, users_heard, valid_until, resolution
+        )
     else:
         effect = _refuse_effect(actor, request, reasons)
     cite = citation.strip() or "; ".join(request.citations[:3])
@@ -240,6 +248,7 @@ def _approve(
     approval_reference: str,
     users_heard: bool,
     valid_until: dt.date | None,
+    resolution: Resolution | None = None,
 ) -> str:
     holder = request.holder
     if request.kind == K.APPLICATION:
@@ -271,6 +280,7 @@ def _approve(
             approval_reference=approval_reference,
             users_heard=users_heard,
             valid_until=valid_until,
+            resolution=resolution,
         )
         return f"Permissão nº {permit.number} prorrogada: válida até {br_date(permit.valid_until)}."
     if request.kind == K.DOCUMENT:
@@ -292,10 +302,20 @@ def _approve(
         assert request.vehicle is not None
         sub = dict(request.details.get("substitute", {}))
         proof = sub.pop("decharacterization_proof", "")
+        cited = None
+        if sub.get("category") and sub["category"] != request.vehicle.category:
+            cited = gates.require(
+                request.jurisdiction_id,
+                "fleet.change",
+                day,
+                resolution,
+                otherwise="O veículo novo é de outro tipo: o pedido continua em análise.",
+            )
+        approved_by = f" Mudança do tipo de veículo aprovada pela {cited}." if cited else ""
         new = inspection_services.replace_vehicle(
             actor=actor,
             replaced=request.vehicle,
-            reason=f"Requerimento online nº {request.protocol}: {reasons}",
+            reason=f"Requerimento online nº {request.protocol}: {reasons}{approved_by}",
             decharacterization_proof=proof,
             on=day,
             **sub,

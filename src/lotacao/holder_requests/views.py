@@ -303,6 +303,8 @@ class RequestDetail(LoginRequiredMixin, View):
         access = _access(request)
         is_holder = bool(access is not None and access.is_holder)
         may_decide = (not is_holder) and services.may_decide(request.user, obj.jurisdiction_id)
+        if may_decide and obj.is_open and form is None:
+            form = forms.DecisionForm(code=obj.jurisdiction_id)
         return render(
             request,
             "holder_requests/detail.html",
@@ -311,7 +313,9 @@ class RequestDetail(LoginRequiredMixin, View):
                 "object": obj,
                 "is_holder": is_holder,
                 "may_withdraw": is_holder and states.refusal(obj, "withdraw") is None,
-                "form": (form or forms.DecisionForm()) if may_decide and obj.is_open else None,
+                "form": (form or forms.DecisionForm(code=obj.jurisdiction_id))
+                if may_decide and obj.is_open
+                else None,
                 "actions": states.available(obj, "gestor") if may_decide else [],
                 "substitute": obj.details.get("substitute", {}),
                 "events": [] if is_holder else history(obj)[:50],
@@ -335,7 +339,7 @@ class RequestDetail(LoginRequiredMixin, View):
             return redirect("holder_requests:detail", obj.pk)
         if access is not None and access.is_holder:
             raise PermissionDenied("O permissionário não decide requerimentos.")
-        form = forms.DecisionForm(request.POST)
+        form = forms.DecisionForm(request.POST, code=obj.jurisdiction_id)
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -348,6 +352,7 @@ class RequestDetail(LoginRequiredMixin, View):
                     approval_reference=data["approval_reference"],
                     users_heard=data["users_heard"],
                     valid_until=data["valid_until"],
+                    resolution=data.get("resolution"),
                 )
             except ValidationError as error:
                 _errors(form, error)

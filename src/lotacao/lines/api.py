@@ -16,6 +16,7 @@ from ninja.errors import HttpError
 from ninja.files import UploadedFile
 
 from lotacao.core.models import Jurisdiction
+from lotacao.councils.selectors import resolution_by_id
 from lotacao.inspections import permissions
 from lotacao.lines import busnet, selectors, services
 from lotacao.lines.models import LineVersion, Stop
@@ -55,6 +56,7 @@ class ApproveIn(Schema):
     approved_on: dt.date
     valid_from: dt.date
     reason: str = "Aprovação registrada pela API"
+    resolution_id: int | None = None  # the council's resolution, where the law requires one
 
 
 class PeriodIn(Schema):
@@ -79,6 +81,7 @@ class OrderIn(Schema):
     notes: str = ""
     both_directions: bool = False
     reason: str = "Ordem de serviço emitida pela API"
+    resolution_id: int | None = None  # the council's resolution, where the law requires one
 
 
 class CheckIn(Schema):
@@ -260,7 +263,9 @@ def approve(request: HttpRequest, line_id: int, number: int, payload: ApproveIn)
     line = _line(line_id)
     _require(request, line.jurisdiction_id, ("gestor",))
     version = get_object_or_404(LineVersion.objects.filter(line=line), number=number)
-    done = services.approve_version(actor=request.user, version=version, **payload.dict())
+    data = payload.dict()
+    resolution = resolution_by_id(line.jurisdiction_id, data.pop("resolution_id"))
+    done = services.approve_version(actor=request.user, version=version, resolution=resolution, **data)
     return _version_out(done)
 
 
@@ -281,8 +286,14 @@ def issue_order(request: HttpRequest, line_id: int, payload: OrderIn) -> Status[
     _require(request, line.jurisdiction_id)
     data = payload.dict()
     vehicles = list(Vehicle.objects.filter(pk__in=data.pop("vehicle_ids")))
+    resolution = resolution_by_id(line.jurisdiction_id, data.pop("resolution_id"))
     order = services.issue_service_order(
-        actor=request.user, line=line, vehicles=vehicles, periods=data.pop("periods"), **data
+        actor=request.user,
+        line=line,
+        vehicles=vehicles,
+        periods=data.pop("periods"),
+        resolution=resolution,
+        **data,
     )
     summary = selectors.order_summary(order)
     assert summary is not None

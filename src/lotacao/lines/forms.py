@@ -10,6 +10,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from lotacao.core.dateinputs import DateField, DateInput
+from lotacao.councils.forms import add_resolution_field
 from lotacao.lines import checks
 from lotacao.lines import law as lines_law
 from lotacao.lines.models import DAY_TYPES, GROUND_LABELS, LineVersion, ServiceOrder
@@ -95,12 +96,22 @@ class ApproveForm(forms.Form):
     valid_from = DateField(label="Em vigor desde", widget=DATE)
     reason = reason_field()
 
-    def __init__(self, *args: Any, versions: list[LineVersion], help_text: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        versions: list[LineVersion],
+        help_text: str = "",
+        code: str = "",
+        gate_keys: tuple[str, ...] = ("line.create", "line.change"),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["version"]
         assert isinstance(field, forms.TypedChoiceField)
         field.choices = [(v.number, f"Versão {v.number}") for v in versions]
         self.fields["act"].help_text = help_text
+        if code:
+            add_resolution_field(self, code, gate_keys)
 
 
 PERIOD_ROWS = 6
@@ -126,11 +137,13 @@ class OrderForm(forms.Form):
     notes = forms.CharField(label="Observações", required=False, widget=forms.Textarea(attrs={"rows": 2}))
     reason = reason_field()
 
-    def __init__(self, *args: Any, vehicles: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, vehicles: Any, code: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["vehicles"]
         assert isinstance(field, forms.ModelMultipleChoiceField)
         field.queryset = vehicles
+        if code:
+            add_resolution_field(self, code, ("fleet.change",))
         for n in range(PERIOD_ROWS):
             self.fields[f"p{n}_day"] = forms.ChoiceField(
                 label="Dias", choices=[("", "—"), *DAY_TYPES.items()], required=False

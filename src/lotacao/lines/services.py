@@ -16,12 +16,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, snapshot
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
+from lotacao.councils import gates
+from lotacao.councils.models import Resolution
 from lotacao.lines import busnet, checks
 from lotacao.lines import law as lines_law
 from lotacao.lines.geometry import valid_itinerary
 from lotacao.lines.models import LineVersion, ServiceOrder, ServicePeriod, Stop
-from lotacao.lines.selectors import version_in_force
+from lotacao.lines.selectors import orders_in_force, version_in_force
 from lotacao.registry.models import Line, Vehicle
 
 
@@ -136,13 +138,26 @@ def approve_version(
     approved_on: dt.date,
     valid_from: dt.date,
     reason: str,
+    resolution: Resolution | None = None,
 ) -> LineVersion:
-    """Record the approving act (CMTT resolution, EPT approval…): the version takes effect."""
+    """Record the approving act (CMTT resolution, EPT approval…): the version takes effect.
+
+    Where the law submits the creation (version 1) or the change (later versions) of a line to a
+    council (councils.gates: Recife art. 3º, § 1º; Esteio art. 26, parágrafo único), the
+    council's `resolution` is required and cited in the act and the audit record."""
     _reason(reason)
     version = LineVersion.unscoped.select_for_update().get(pk=version.pk)
     code = version.jurisdiction_id
     if version.status != LineVersion.Status.DRAFT:
         raise ValidationError(f"A versão {version.number} da linha {version.line.code} já foi aprovada.")
+    gate = "line.create" if version.number == 1 else "line.change"
+    cited = gates.require(
+        code, gate, approved_on, resolution, otherwise=f"A linha {version.line.code} continua rascunho."
+    )
+    if cited and not (act or "").strip():
+        act = cited
+    elif cited and cited not in act:
+        act = f"{act.strip()} ({cited})"
     rule, citation = lines_law.approval(code, approved_on)
     body = rule.get("body", "órgão gestor")
     if not (act or "").strip():
@@ -181,7 +196,7 @@ def approve_version(
         actor=actor,
         action="line_version.approved",
         instance=version,
-        reason=reason,
+        reason=f"{reason} Aprovada pela {cited}." if cited else reason,
         before=before,
         after=snapshot(version),
     )
@@ -243,8 +258,13 @@ def issue_service_order(
     terminal_capacity: int | None = None,
     notes: str = "",
     both_directions: bool = False,
+    resolution: Resolution | None = None,
 ) -> ServiceOrder:
-    """Issue a new service order from `valid_from` (the previous ones stay as they were)."""
+    """Issue a new service order from `valid_from` (the previous ones stay as they were).
+
+    A regular order that changes the fleet or the vehicle type of the line's order in force is,
+    where the law says so (Recife art. 3º, § 1º: "a modificação do tipo e da quantidade de
+    veículos"), the council's decision: its `resolution` is required and cited."""
     code = line.jurisdiction_id
     label = _check_order_input(line, valid_from, act, reason, kind, cause, valid_until, fleet, trip_minutes)
     vehicles = list(vehicles or [])
@@ -252,6 +272,17 @@ def issue_service_order(
     data = period_data(periods)
     findings = order_findings_for(line, valid_from, data, int(trip_minutes))
     refuse(findings, f"{label} da linha {line.code} recusada:", missing_too=True)
+    cited = None
+    if kind == ServiceOrder.Kind.REGULAR and fleet_changes(line, valid_from, int(fleet), vehicle_category):
+        cited = gates.require(
+            code,
+            "fleet.change",
+            valid_from,
+            resolution,
+            otherwise=f"A {lower_first(label)} não foi emitida: a frota continua a da ordem em vigor.",
+        )
+    if cited:
+        reason = f"{reason} Frota aprovada pela {cited}."
     Line.unscoped.select_for_update().filter(pk=line.pk).first()
     number = (ServiceOrder.unscoped.filter(line=line).aggregate(n=Max("number"))["n"] or 0) + 1
     order = create_audited(
@@ -283,6 +314,20 @@ def issue_service_order(
     if vehicles:
         order.vehicles.set(vehicles)
     return order
+
+
+def fleet_changes(line: Line, valid_from: dt.date, fleet: int, vehicle_category: str) -> bool:
+    """Whether a regular order from `valid_from` changes the quantity or type of the line's
+    vehicles (no regular order in force: the line gets its fleet, a change of quantity)."""
+    current = (
+        orders_in_force(valid_from)
+        .filter(line_id=line.pk, kind=ServiceOrder.Kind.REGULAR)
+        .order_by("-valid_from", "-number")
+        .first()
+    )
+    if current is None:
+        return True
+    return current.fleet != fleet or (current.vehicle_category or "") != (vehicle_category or "")
 
 
 def _check_order_input(

@@ -283,7 +283,11 @@ class Approve(LineView):
         text = f"{rule.get('act', 'Ato do órgão gestor')} ({cite})" if rule else ""
         today = timezone.localdate()
         return ApproveForm(
-            data, versions=drafts, help_text=text, initial={"approved_on": today, "valid_from": today}
+            data,
+            versions=drafts,
+            help_text=text,
+            code=line.jurisdiction_id,
+            initial={"approved_on": today, "valid_from": today},
         )
 
     def _render(self, request: HttpRequest, line: Line, form: Any, status: int = 200) -> HttpResponse:
@@ -309,6 +313,7 @@ class Approve(LineView):
                     approved_on=data["approved_on"],
                     valid_from=data["valid_from"],
                     reason=data["reason"],
+                    resolution=data.get("resolution"),
                 )
             except ValidationError as error:
                 form_errors(form, error)

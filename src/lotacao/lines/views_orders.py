@@ -44,12 +44,14 @@ class OrderCreate(LineView):
         line = self.get_line(pk)
         permissions.require(request, line.jurisdiction_id, ROLES)
         initial = {"valid_from": timezone.localdate(), "kind": "regular", "fleet": 1, "trip_minutes": 40}
-        return self._render(request, line, OrderForm(initial=initial, vehicles=_vehicles(line)))
+        return self._render(
+            request, line, OrderForm(initial=initial, vehicles=_vehicles(line), code=line.jurisdiction_id)
+        )
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         line = self.get_line(pk)
         permissions.require(request, line.jurisdiction_id, ROLES)
-        form = OrderForm(request.POST, vehicles=_vehicles(line))
+        form = OrderForm(request.POST, vehicles=_vehicles(line), code=line.jurisdiction_id)
         if form.is_valid():
             data = form.cleaned_data
             try:
@@ -69,6 +71,7 @@ class OrderCreate(LineView):
                     terminal_capacity=data.get("terminal_capacity"),
                     notes=data.get("notes") or "",
                     both_directions=bool(data.get("both_directions")),
+                    resolution=data.get("resolution"),
                 )
             except ValidationError as error:
                 form_errors(form, error)

@@ -17,6 +17,7 @@ from ninja.errors import HttpError
 
 from lotacao.accounts.access import ANONYMOUS
 from lotacao.core.api_params import LIMIT
+from lotacao.councils.selectors import resolution_by_id
 from lotacao.permits import actions, services
 from lotacao.permits.models import Permit
 from lotacao.permits.views import run
@@ -71,6 +72,7 @@ class TransitionIn(Schema):
     requested_on: dt.date | None = None
     approval_reference: str = ""
     users_heard: bool = False
+    resolution_id: int | None = None  # renew: the council's resolution, where the law requires one
     valid_until: dt.date | None = None
     cpf: str = ""
     cause: str = ""
@@ -116,7 +118,7 @@ def list_permits(request: HttpRequest, status: str = "", q: str = "", limit: int
         qs = qs.filter(status=status)
     if q:
         qs = qs.filter(number__icontains=q) | qs.filter(vehicle__plate__startswith=q.upper().replace("-", ""))
-    return [_out(p) for p in qs[: limit]]
+    return [_out(p) for p in qs[:limit]]
 
 
 @router.post("/applications", response=PermitOut)
@@ -183,6 +185,7 @@ def transition(request: HttpRequest, permit_id: int, action: str, payload: Trans
         raise HttpError(422, "Campos obrigatórios: " + ", ".join(missing) + ".")
     if action == "agent" or action == "transfer":
         data["cpf"] = "".join(ch for ch in data["cpf"] if ch.isdigit())
+    data["resolution"] = resolution_by_id(permit.jurisdiction_id, data.pop("resolution_id", None))
     result = run(action, actor=request.user, permit=permit, data=data)
     target = result if isinstance(result, Permit) else permit
     return _out(get_object_or_404(_qs(), pk=target.pk))

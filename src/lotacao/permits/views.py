@@ -30,6 +30,7 @@ from lotacao.core import exports
 from lotacao.core.exports import Column
 from lotacao.core.text import fold
 from lotacao.core.validators import normalize_plate
+from lotacao.councils.forms import add_resolution_field
 from lotacao.permits import actions, services
 from lotacao.permits.checklist import Step, unblock_steps
 from lotacao.permits.eligibility import check_eligibility
@@ -319,15 +320,21 @@ class TransitionView(PermitObjectView):
             status=status,
         )
 
+    def _form(self, permit: Permit, data: Any = None) -> Any:
+        form = ACTION_FORMS[self.action](data)
+        if self.action == "renew":  # the council's resolution, where the law submits renewal to it
+            add_resolution_field(form, permit.jurisdiction_id, ("permit.renew",))
+        return form
+
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         permit = self.get_object(pk)
-        return self._render(request, permit, ACTION_FORMS[self.action]())
+        return self._render(request, permit, self._form(permit))
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         permit = self.get_object(pk)
         if not self.allowed(permit)["allowed"]:
             raise PermissionDenied
-        form = ACTION_FORMS[self.action](request.POST)
+        form = self._form(permit, request.POST)
         if form.is_valid():
             try:
                 run(self.action, actor=request.user, permit=permit, data=form.cleaned_data)
@@ -365,6 +372,7 @@ def run(action: str, *, actor: Any, permit: Permit, data: dict[str, Any]) -> Any
             approval_reference=data.get("approval_reference") or "",
             users_heard=bool(data.get("users_heard")),
             valid_until=data.get("valid_until"),
+            resolution=data.get("resolution"),
         )
     if action == "transfer":
         person = _find_person(data["cpf"])

@@ -21,6 +21,7 @@ from lotacao.billing import permissions as billing_permissions
 from lotacao.chartering import permissions as chartering_permissions
 from lotacao.chartering.rules import regulates_chartering
 from lotacao.core.vehicle_verdict import has_permits
+from lotacao.councils import permissions as councils_permissions
 from lotacao.delegation import permissions as delegation_permissions
 from lotacao.delegation.rules import applies as delegation_applies
 from lotacao.documents import permissions as document_permissions
@@ -153,6 +154,7 @@ STAFF_ITEMS: tuple[Item, ...] = (
         regime="permits",
     ),
     Item("Cursos", "training:courses", ("gestor", "atendente"), "Atendimento", regime="permits"),
+    Item("Conselhos e comissões", "councils:list", within(OFFICE, councils_permissions.VIEW_ROLES), "Gestão"),
 )
 
 ALL_NAMES = {item.url_name for item in STAFF_ITEMS}

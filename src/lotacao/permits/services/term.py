@@ -12,6 +12,8 @@ from django.db.models import Q
 
 from lotacao.billing.selectors import clearance
 from lotacao.core.formats import br_date
+from lotacao.councils import gates
+from lotacao.councils.models import Resolution
 from lotacao.law.packs import Entry
 from lotacao.permits import rules
 from lotacao.permits.models import Permit
@@ -36,8 +38,13 @@ def renew_permit(
     approval_reference: str = "",
     users_heard: bool = False,
     valid_until: dt.date | None = None,
+    resolution: Resolution | None = None,
 ) -> Permit:
-    """Extend the permit's term, as the law allows (limits, approvals, request deadlines)."""
+    """Extend the permit's term, as the law allows (limits, approvals, request deadlines).
+
+    Where the law submits the renewal to a council (councils.gates "permit.renew": Recife art.
+    2º, "mediante aprovação do CMTT/Recife"), the council's `resolution` is required; its citation
+    is the approval reference and goes into the audit record."""
     require_reason(reason)
     day = today(on)
     permit = fresh(permit)
@@ -55,7 +62,9 @@ def renew_permit(
             approval_reference=approval_reference,
             users_heard=users_heard,
             valid_until=valid_until,
+            resolution=resolution,
         )
+        approval_reference = _with_resolution(permit, day, approval_reference, resolution)
     if new_until <= permit.valid_until:
         raise ValidationError("A nova validade deve ser posterior à atual.")
     ref = f" Ato: {approval_reference.strip()}." if approval_reference.strip() else ""
@@ -89,17 +98,34 @@ def _regular_renewal(
     approval_reference: str,
     users_heard: bool,
     valid_until: dt.date | None,
+    resolution: Resolution | None = None,
 ) -> tuple[dt.date, str]:
-    """The law's conditions in order: renewable at all, within the limit, approved, asked in time,
-    fines and fees paid; then the new validity."""
+    """The law's conditions in order: renewable at all, within the limit, approved (by the council
+    where councils.gates says so), asked in time, fines and fees paid; then the new validity."""
     renewable = _renewable(permit.jurisdiction_id, day)
     _within_renewal_limit(permit, day)
+    approval_reference = _with_resolution(permit, day, approval_reference, resolution)
     _renewal_approved(permit.jurisdiction_id, day, approval_reference, users_heard)
     _requested_in_time(permit, day, requested_on)
     clear = clearance(holder=permit.holder, on=day, procedure="renewal")
     if not clear.clear:
         raise ValidationError(" ".join(clear.reasons))
     return _renewed_until(permit, day, renewable, valid_until)
+
+
+def _with_resolution(permit: Permit, day: dt.date, reference: str, resolution: Resolution | None) -> str:
+    """The approval reference with the council's resolution cited (refused without it where the
+    law has the gate "permit.renew")."""
+    cited = gates.require(
+        permit.jurisdiction_id,
+        "permit.renew",
+        day,
+        resolution,
+        otherwise=f"A permissão nº {permit.number} continua com a validade atual.",
+    )
+    if not cited or cited in reference:
+        return reference
+    return f"{reference.strip()} ({cited})" if reference.strip() else cited
 
 
 def _renewable(code: str, day: dt.date) -> Entry:

@@ -1,0 +1,30 @@
+"""Who may see and record councils' acts (an application policy, the same everywhere).
+
+- see the councils, members, sessions and resolutions: every staff role of the jurisdiction;
+- add seats and members, open sessions, record attendance and register resolutions: gestor and
+  atendente (the secretariat of the council is the agency's).
+The operator (superuser) may act everywhere; permit holders see nothing here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+VIEW_ROLES = ("gestor", "atendente", "fiscal", "comissao", "ouvidor")
+RECORD_ROLES = ("gestor", "atendente")
+
+
+def allowed(access: Any, jurisdiction: str, roles: tuple[str, ...]) -> bool:
+    if access is None:
+        return False
+    return bool(access.operator or access.has_role(jurisdiction, *roles))
+
+
+def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
+    if access is None:
+        return []
+    if access.operator:
+        from lotacao.core.models import Jurisdiction
+
+        return list(Jurisdiction.objects.values_list("code", flat=True))
+    return sorted(code for code, held in access.roles.items() if held & set(roles))
