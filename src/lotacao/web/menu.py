@@ -92,6 +92,14 @@ STAFF_ITEMS: tuple[Item, ...] = (
     Item("Veículos", "registry:vehicles", ("gestor", "atendente", "fiscal"), "Atendimento"),
     Item("Linhas", "lines:list", within(OFFICE, line_views.ROLES), "Atendimento", regime="permits"),
     Item(
+        "Pedidos de mudança de linha",
+        "lines:requests",
+        within(OFFICE, line_views.ROLES),
+        "Atendimento",
+        regime="permits",
+    ),
+    Item("Editais e seleção", "tenders:home", ("gestor", "atendente"), "Gestão", regime="permits"),
+    Item(
         "Empresas de fretamento",
         "chartering:companies",
         within(OFFICE, chartering_permissions.VIEW_ROLES),
