@@ -185,6 +185,12 @@ def test_each_tag_a_file_and_a_refusal_come_back_parsed(world: Any, live_server:
             {"call_id": recife["tenders.call"].pk},
             "CallDetailOut",
         ),
+        "conselhos": (
+            "lotacao_councils_api_get_council",
+            staff,
+            {"council_id": recife["councils.council"].pk},
+            "CouncilDetailOut",
+        ),
         "cursos": (
             "lotacao_training_api_get_class",
             staff,

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from lotacao.core.sample_ids import sample_cnpj
-from lotacao.councils.testing import resolution_for
+from lotacao.councils.testing import resolution_for, resolution_if_gated
 from lotacao.lines import gtfs, life, places, services
 from lotacao.lines.models import ChangeRequest, LineEnd, Place
 from tests.lines.conftest import ORIGIN, agency_value, approved_line, east, import_bus, jurisdiction, permit
@@ -38,6 +38,7 @@ def order(line: Any, on: dt.date = D) -> Any:
             {"day_type": "weekday", "first": 6 * 60, "last": 20 * 60, "headway": 30},
             {"day_type": "saturday", "departures": [8 * 60, 12 * 60]},
         ],
+        resolution=resolution_if_gated(line.jurisdiction_id, "fleet.change", on),
     )
 
 

@@ -59,6 +59,8 @@ TAGS = {
     "adjudicação.",
     "escalas e jornadas": "Escalas e jornadas: escalas das linhas, a escala em vigor e as jornadas "
     "dos condutores.",
+    "conselhos": "Conselhos e comissões: membros, sessões, presenças, resoluções e as decisões que dependem "
+    "delas.",
     "cursos": "Cursos e capacitação: catálogo, turmas, inscrições e certificados.",
 }
 

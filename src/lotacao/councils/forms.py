@@ -7,12 +7,13 @@ from typing import Any
 from django import forms
 from django.db.models import Q
 
+from lotacao.core.dateinputs import DateInput
 from lotacao.core.formats import lower_first
 
 from . import gates
 from .models import Attendance, Member, Resolution, Seat, Session
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = DateInput()
 
 
 class ResolutionChoice(forms.ModelChoiceField):  # type: ignore[type-arg]

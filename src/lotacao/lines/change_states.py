@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 
+from lotacao.core.formats import lower_first
 from lotacao.lines.models import ChangeRequest
 
 S = ChangeRequest.Status
@@ -45,7 +46,7 @@ def refusal(request: ChangeRequest, action: str) -> str | None:
     """Why `action` cannot start from the request's status (None when it can)."""
     if request.status in BY_NAME[action].sources:
         return None
-    return f"o pedido está {ChangeRequest.Status(request.status).label.lower()}"
+    return f"o pedido está {lower_first(ChangeRequest.Status(request.status).label)}"
 
 
 def require(request: ChangeRequest, action: str) -> None:

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from lotacao.core.formats import lower_first
 from lotacao.core.tenancy import TenantModel
 from lotacao.documents.models import private_storage
 
@@ -418,7 +419,7 @@ class ChangeRequest(TenantModel):
         ]
 
     def __str__(self) -> str:
-        return f"Pedido nº {self.number} — {self.get_kind_display().lower()}"
+        return f"Pedido nº {self.number} — {lower_first(self.get_kind_display())}"
 
 
 class HearingAnswer(TenantModel):

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.services import history
+from lotacao.core.formats import lower_first
 from lotacao.councils import gates
 from lotacao.councils.models import Resolution
 from lotacao.inspections import permissions
@@ -261,7 +262,7 @@ class RequestDetail(LoginRequiredMixin, View):
             effective_on=data.get("effective_on"),
             resolution=data.get("resolution"),
         )
-        return f"Pedido {done.get_status_display().lower()}."
+        return f"Pedido {lower_first(done.get_status_display())}."
 
 
 class RequestStudyFile(LoginRequiredMixin, View):
