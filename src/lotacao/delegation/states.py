@@ -24,26 +24,13 @@ defense after the deadline…) stays with each service.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core.exceptions import ValidationError
-
+from lotacao.core.states import StateTable, Transition
 from lotacao.delegation.models import Consortium, Contract, Inquiry
 
 C = Contract.Status
 I = Inquiry.Status  # noqa: E741
 CLERKS = ("gestor", "atendente")
 DECIDERS = ("gestor",)
-
-
-@dataclass(frozen=True)
-class Transition:
-    name: str
-    label: str  # the button
-    doing: str  # "Não é possível {doing}: …"
-    roles: tuple[str, ...]
-    sources: tuple[str, ...]
-    target: str  # "" where the status stays
 
 
 CONTRACT: tuple[Transition, ...] = (
@@ -121,49 +108,30 @@ INQUIRY_PHRASES = {
 }
 
 
-def contract_refusal(contract: Contract, action: str) -> str | None:
-    if contract.status in CONTRACT_BY_NAME[action].sources:
-        return None
-    return CONTRACT_PHRASES[C(contract.status)]
-
-
-def inquiry_refusal(inquiry: Inquiry, action: str) -> str | None:
-    if inquiry.status in INQUIRY_BY_NAME[action].sources:
-        return None
-    return INQUIRY_PHRASES[I(inquiry.status)]
+CONTRACT_TABLE = StateTable(CONTRACT, CONTRACT_PHRASES)
+INQUIRY_TABLE = StateTable(INQUIRY, INQUIRY_PHRASES)
+CONSORTIUM_TABLE = StateTable(CONSORTIUM, CONSORTIUM_PHRASES)
 
 
 def require_contract(contract: Contract, action: str) -> None:
-    why = contract_refusal(contract, action)
-    if why is not None:
-        raise ValidationError(f"Não é possível {CONTRACT_BY_NAME[action].doing}: {why}.")
+    CONTRACT_TABLE.require(contract.status, action)
 
 
 def require_inquiry(inquiry: Inquiry, action: str) -> None:
-    why = inquiry_refusal(inquiry, action)
-    if why is not None:
-        raise ValidationError(f"Não é possível {INQUIRY_BY_NAME[action].doing}: {why}.")
-
-
-def contract_actions(contract: Contract, roles: set[str]) -> list[Transition]:
-    return [t for t in CONTRACT if set(t.roles) & roles and contract_refusal(contract, t.name) is None]
-
-
-def inquiry_actions(inquiry: Inquiry, roles: set[str]) -> list[Transition]:
-    return [t for t in INQUIRY if set(t.roles) & roles and inquiry_refusal(inquiry, t.name) is None]
-
-
-def consortium_refusal(consortium: Consortium, action: str) -> str | None:
-    if consortium.status in CONSORTIUM_BY_NAME[action].sources:
-        return None
-    return CONSORTIUM_PHRASES[K(consortium.status)]
+    INQUIRY_TABLE.require(inquiry.status, action)
 
 
 def require_consortium(consortium: Consortium, action: str) -> None:
-    why = consortium_refusal(consortium, action)
-    if why is not None:
-        raise ValidationError(f"Não é possível {CONSORTIUM_BY_NAME[action].doing}: {why}.")
+    CONSORTIUM_TABLE.require(consortium.status, action)
+
+
+def contract_actions(contract: Contract, roles: set[str]) -> list[Transition]:
+    return CONTRACT_TABLE.actions(contract.status, roles)
+
+
+def inquiry_actions(inquiry: Inquiry, roles: set[str]) -> list[Transition]:
+    return INQUIRY_TABLE.actions(inquiry.status, roles)
 
 
 def consortium_actions(consortium: Consortium, roles: set[str]) -> list[Transition]:
-    return [t for t in CONSORTIUM if set(t.roles) & roles and consortium_refusal(consortium, t.name) is None]
+    return CONSORTIUM_TABLE.actions(consortium.status, roles)

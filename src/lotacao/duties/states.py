@@ -9,26 +9,13 @@ goes through `require(...)`, and the screens' buttons read the same table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core.exceptions import ValidationError
-
+from lotacao.core.states import StateTable, Transition
 from lotacao.duties.models import Authorization
 
 A = Authorization.Status
 DECIDERS = ("gestor",)
 CLERKS = ("gestor", "atendente")
 HOLDER = "permissionario"  # the holder's own account (not a staff role)
-
-
-@dataclass(frozen=True)
-class Transition:
-    name: str
-    label: str  # the button
-    doing: str  # "Não é possível {doing}: …"
-    roles: tuple[str, ...]
-    sources: tuple[str, ...]
-    target: str
 
 
 AUTHORIZATION: tuple[Transition, ...] = (
@@ -50,23 +37,18 @@ STATUS_PHRASES = {
 }
 
 
+TABLE = StateTable(AUTHORIZATION, STATUS_PHRASES, "a autorização")
+
+
 def refusal(authorization: Authorization, action: str) -> str:
     """Why `action` cannot start from the authorization's status ("" when it can)."""
-    transition = BY_NAME[action]
-    if authorization.status in transition.sources:
-        return ""
-    return f"Não é possível {transition.doing}: a autorização {STATUS_PHRASES[A(authorization.status)]}."
+    return TABLE.refusal(authorization.status, action)
 
 
 def require(authorization: Authorization, action: str) -> Transition:
-    if action not in BY_NAME:
-        raise ValidationError("Ação desconhecida.")
-    why = refusal(authorization, action)
-    if why:
-        raise ValidationError(why)
-    return BY_NAME[action]
+    return TABLE.require(authorization.status, action)
 
 
 def actions(authorization: Authorization, roles: set[str]) -> list[Transition]:
     """The transitions a user with `roles` may take now (the page's buttons)."""
-    return [t for t in AUTHORIZATION if authorization.status in t.sources and set(t.roles) & roles]
+    return TABLE.actions(authorization.status, roles)

@@ -11,27 +11,13 @@ buttons read the same table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core.exceptions import ValidationError
-
+from lotacao.core.states import StateTable, Transition
 from lotacao.rosters.models import Roster
 
 S = Roster.Status
 CLERKS = ("gestor", "atendente")
 DECIDERS = ("gestor",)
 SYSTEM: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Transition:
-    name: str
-    label: str  # the button
-    doing: str  # "Não é possível {doing}: …"
-    roles: tuple[str, ...]
-    sources: tuple[str, ...]
-    target: str
-    button: bool = True
 
 
 TRANSITIONS: tuple[Transition, ...] = (
@@ -54,23 +40,18 @@ STATUS_PHRASES = {
 }
 
 
+TABLE = StateTable(TRANSITIONS, STATUS_PHRASES, "a escala")
+
+
 def refusal(roster: Roster, action: str) -> str:
     """Why `action` cannot start from the roster's status ("" when it can)."""
-    transition = BY_NAME[action]
-    if roster.status in transition.sources:
-        return ""
-    return f"Não é possível {transition.doing}: a escala {STATUS_PHRASES[S(roster.status)]}."
+    return TABLE.refusal(roster.status, action)
 
 
 def require(roster: Roster, action: str) -> Transition:
-    if action not in BY_NAME:
-        raise ValidationError("Ação desconhecida.")
-    why = refusal(roster, action)
-    if why:
-        raise ValidationError(why)
-    return BY_NAME[action]
+    return TABLE.require(roster.status, action)
 
 
 def actions(roster: Roster, roles: set[str]) -> list[Transition]:
     """The transitions a user with `roles` may take now (the page's buttons)."""
-    return [t for t in TRANSITIONS if t.button and roster.status in t.sources and set(t.roles) & roles]
+    return TABLE.actions(roster.status, roles)

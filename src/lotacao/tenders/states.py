@@ -15,25 +15,12 @@ each service in `lotacao.tenders.services`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core.exceptions import ValidationError
-
+from lotacao.core.states import StateTable, Transition
 from lotacao.tenders.models import Call
 
 C = Call.Status
 STAFF = ("gestor", "comissao")  # the agency's manager and the selection committee
 CLERKS = ("gestor", "atendente", "comissao")
-
-
-@dataclass(frozen=True)
-class Transition:
-    name: str
-    label: str  # the button
-    doing: str  # "Não é possível {doing}: …"
-    roles: tuple[str, ...]
-    sources: tuple[str, ...]
-    target: str  # "" where the status stays
 
 
 LIVE = (C.DRAFT, C.OPEN, C.CLOSED, C.RANKED, C.PUBLISHED, C.APPEALS)
@@ -72,23 +59,18 @@ STATUS_PHRASES = {
 }
 
 
+TABLE = StateTable(TRANSITIONS, STATUS_PHRASES)
+
+
 def refusal(call: Call, action: str) -> str:
     """Why `action` cannot start from the call's status ("" when it can)."""
-    transition = BY_NAME[action]
-    if call.status in transition.sources:
-        return ""
-    return f"Não é possível {transition.doing}: {STATUS_PHRASES[C(call.status)]}."
+    return TABLE.refusal(call.status, action)
 
 
 def require(call: Call, action: str) -> Transition:
-    if action not in BY_NAME:
-        raise ValidationError("Ação desconhecida.")
-    why = refusal(call, action)
-    if why:
-        raise ValidationError(why)
-    return BY_NAME[action]
+    return TABLE.require(call.status, action)
 
 
 def actions(call: Call, roles: set[str]) -> list[Transition]:
     """The transitions a user with `roles` may take now (the call page's forms)."""
-    return [t for t in TRANSITIONS if call.status in t.sources and set(t.roles) & roles]
+    return TABLE.actions(call.status, roles)

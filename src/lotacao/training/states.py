@@ -11,25 +11,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core.exceptions import ValidationError
-
+from lotacao.core.states import StateTable, Transition
 from lotacao.training.models import CourseClass, Enrolment
 
 C = CourseClass.Status
 E = Enrolment.Status
 STAFF = ("gestor", "atendente")
-
-
-@dataclass(frozen=True)
-class Transition:
-    name: str
-    label: str  # the button
-    doing: str  # "Não é possível {doing}: …"
-    roles: tuple[str, ...]
-    sources: tuple[str, ...]
-    target: str
 
 
 CLASS: tuple[Transition, ...] = (
@@ -61,38 +48,26 @@ ENROLMENT_PHRASES = {
 }
 
 
+CLASS_TABLE = StateTable(CLASS, CLASS_PHRASES, "a turma")
+ENROLMENT_TABLE = StateTable(ENROLMENT, ENROLMENT_PHRASES, "a inscrição")
+
+
 def class_refusal(course_class: CourseClass, action: str) -> str:
-    transition = CLASS_BY_NAME[action]
-    if course_class.status in transition.sources:
-        return ""
-    return f"Não é possível {transition.doing}: a turma {CLASS_PHRASES[C(course_class.status)]}."
+    return CLASS_TABLE.refusal(course_class.status, action)
 
 
 def enrolment_refusal(enrolment: Enrolment, action: str) -> str:
-    transition = ENROLMENT_BY_NAME[action]
-    if enrolment.status in transition.sources:
-        return ""
-    return f"Não é possível {transition.doing}: a inscrição {ENROLMENT_PHRASES[E(enrolment.status)]}."
+    return ENROLMENT_TABLE.refusal(enrolment.status, action)
 
 
 def require_class(course_class: CourseClass, action: str) -> Transition:
-    if action not in CLASS_BY_NAME:
-        raise ValidationError("Ação desconhecida.")
-    why = class_refusal(course_class, action)
-    if why:
-        raise ValidationError(why)
-    return CLASS_BY_NAME[action]
+    return CLASS_TABLE.require(course_class.status, action)
 
 
 def require_enrolment(enrolment: Enrolment, action: str) -> Transition:
-    if action not in ENROLMENT_BY_NAME:
-        raise ValidationError("Ação desconhecida.")
-    why = enrolment_refusal(enrolment, action)
-    if why:
-        raise ValidationError(why)
-    return ENROLMENT_BY_NAME[action]
+    return ENROLMENT_TABLE.require(enrolment.status, action)
 
 
 def class_actions(course_class: CourseClass, roles: set[str]) -> list[Transition]:
     """The transitions a user with `roles` may take now (the page's buttons)."""
-    return [t for t in CLASS if course_class.status in t.sources and set(t.roles) & roles]
+    return CLASS_TABLE.actions(course_class.status, roles)
