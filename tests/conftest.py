@@ -21,6 +21,45 @@ from lotacao.core.sample_ids import sample_cpf
 REQUIRE_ALL = os.environ.get("LOTACAO_REQUIRE_ALL_TESTS") == "1"
 
 
+class _OneRequestAtATime:
+    """The live server's threads share one in-memory SQLite connection (pytest-django passes it to
+    them): two requests at once from one browser page (the page and a script's fetch) interleave
+    their transactions on it — a session row one rolls back, the other cannot save (400
+    SessionInterrupted), or a login that never arrives. On the shared connection, one request at a
+    time, its body read inside the lock; with PostgreSQL each thread has its own connection and
+    nothing is serialised."""
+
+    def __init__(self, application: Any) -> None:
+        import threading
+
+        self.application = application
+        self.lock = threading.Lock()
+
+    def __call__(self, environ: Any, start_response: Any) -> Any:
+        with self.lock:
+            result = self.application(environ, start_response)
+            try:
+                return [b"".join(result)]
+            finally:
+                close = getattr(result, "close", None)
+                if close is not None:
+                    close()
+
+
+def _serialise_the_shared_live_server() -> None:
+    from django.core.servers.basehttp import ThreadedWSGIServer
+    from django.test.testcases import LiveServerThread
+
+    class Server(ThreadedWSGIServer):
+        def set_app(self, application: Any) -> None:
+            super().set_app(_OneRequestAtATime(application) if self.connections_override else application)
+
+    LiveServerThread.server_class = Server
+
+
+_serialise_the_shared_live_server()
+
+
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
     from django.db import connection
 
