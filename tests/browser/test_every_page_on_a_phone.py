@@ -4,12 +4,12 @@ without the agency's tile server.
 
 Which pages: the language crawl's discovery (tests/language/crawl.py: every page reachable by
 links from a login's home, GET only, one of each URL shape) run with the test client for the
-public and for each role of Recife (a city with permits and lines) and Pernambuco (the state's
-chartering) — LOTACAO_PHONE_CODES=recife,cabo,esteio,marica,pernambuco takes every demo
-jurisdiction, slower; each URL shape is then opened once in one Chromium at 390×844, by the first
-role that reaches it (the manager first: the manager sees the most, the measures form on a
-notice among it). LOTACAO_PHONE_EVERY_ROLE=1 opens each (role, URL shape) pair instead: 556 pages,
-about 12 minutes of browser on a busy machine, against about a third of that by default.
+public and for each role of every demo jurisdiction (Recife, Cabo, Esteio, Maricá, Pernambuco:
+each has pages of its own — Esteio's delegation, Pernambuco's chartering); LOTACAO_PHONE_CODES
+takes a comma-separated subset. Each URL shape is then opened once in one Chromium at 390×844, by
+the first role that reaches it (the manager first: the manager sees the most, the measures form on
+a notice among it). LOTACAO_PHONE_EVERY_ROLE=1 opens each (role, URL shape) pair instead, several
+times slower.
 The same session cookie the test client signed in with is given to the browser, so nobody types a
 password. One browser context, reused."""
 
@@ -39,7 +39,7 @@ WIDER_ELEMENTS = """(width) => [...document.querySelectorAll('body *')]
   .filter((e) => e.getBoundingClientRect().right > width + 1).slice(0, 6)
   .map((e) => `${e.tagName}#${e.id}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`)"""
 MAP_LINE = "/publico/linhas/recife/L-101/"
-PHONE_CODES = os.environ.get("LOTACAO_PHONE_CODES", "recife,pernambuco").split(",")
+PHONE_CODES = os.environ.get("LOTACAO_PHONE_CODES", ",".join(CODES)).split(",")
 EVERY_ROLE = os.environ.get("LOTACAO_PHONE_EVERY_ROLE") == "1"
 REPORT = os.environ.get("LOTACAO_PHONE_REPORT")  # a file each problem is written to as it is found
 
