@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import json
@@ -109,3 +110,36 @@ def test_only_lines_and_orders_in_force_are_published(lines_db: Any, tmp_path: P
         notices(gtfs.export("esteio", D, "https://x.example.org/"), tmp_path).get("foreign_key_violation")
         is None
     )
+
+
+def test_stop_times_written_as_text_are_the_csv_writers_bytes(lines_db: Any) -> None:
+    """stop_times.txt is formatted directly (the bulk of a feed, bench/bench_gtfs.py), not row by
+    row through the csv writer: the bytes must be what the csv writer makes of the same rows,
+    a field with a comma or a quote included (quoted as the csv module quotes it)."""
+    import csv
+
+    line = approved_line("recife", valid_from=D)
+    services.issue_service_order(
+        actor=None,
+        line=line,
+        valid_from=D,
+        resolution=resolution_if_gated("recife", "fleet.change", D),
+        fleet=2,
+        trip_minutes=35,
+        act="OSO 3/2025",
+        reason="t",
+        both_directions=True,
+        periods=[
+            {"day_type": "weekday", "departures": [6 * 60, 23 * 60 + 50, 24 * 60 + 20]},
+            {"day_type": "sunday", "first": 6 * 60, "last": 9 * 60, "headway": 30},
+        ],
+    )
+    feed = gtfs.build("recife", D, "https://x.example.org/")
+    pk, place = next(iter(feed.stop_of.items()))
+    feed.stop_of[pk] = dataclasses.replace(place, stop_id=f'{place.stop_id}, "praça"')
+    expected = io.StringIO()
+    csv.writer(expected, lineterminator="\n").writerows(
+        row for p in feed.services() for rows in gtfs._stop_times(feed, p) for row in rows
+    )
+    assert "".join(gtfs._stop_times_text(feed)) == expected.getvalue()
+    assert '"praça"""' in expected.getvalue() and ",24:55:00," in expected.getvalue()

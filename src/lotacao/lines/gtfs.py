@@ -35,6 +35,7 @@ import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain, islice
 from typing import IO, Any
 
 from lotacao.core import law
@@ -489,7 +490,10 @@ def tables(feed: Feed) -> Iterator[tuple[str, Iterable[list[Any]]]]:
     yield "calendar.txt", _calendar(feed)
     yield "calendar_dates.txt", _calendar_dates(feed)
     yield "trips.txt", (row for p in feed.services() for row in _trips(feed, p))
-    yield "stop_times.txt", (row for p in feed.services() for row in _stop_times(feed, p))
+    yield (
+        "stop_times.txt",
+        chain.from_iterable(rows for p in feed.services() for rows in _stop_times(feed, p)),
+    )
     yield "frequencies.txt", (row for p in feed.services() for row in _frequencies(feed, p))
     yield "fare_attributes.txt", _fare_rows(feed)
     yield "fare_rules.txt", _fare_rule_rows(feed)
@@ -601,11 +605,12 @@ def _runs(feed: Feed, p: Published) -> Iterator[tuple[str, ServicePeriod, int]]:
     for n, period in enumerate(p.periods, start=1):
         if period.day_type not in kinds:
             continue
+        prefix = f"{_service_id(p, period.day_type)}-p{n}"
         if period.headway:
-            yield f"{_service_id(p, period.day_type)}-p{n}", period, period.first
+            yield prefix, period, period.first
         else:
             for t in period.times():
-                yield f"{_service_id(p, period.day_type)}-p{n}-{t:04d}", period, t
+                yield f"{prefix}-{t:04d}", period, t
 
 
 def _directions(p: Published) -> tuple[int, ...]:
@@ -631,18 +636,71 @@ def _trips(feed: Feed, p: Published) -> Iterator[list[Any]]:
             ]
 
 
-def _stop_times(feed: Feed, p: Published) -> Iterator[list[Any]]:
+_CLOCK: dict[int, str] = {}
+
+
+def _clock(total: int) -> str:
+    """HH:MM:SS of `total` seconds after midnight (past 24:00 on the next day, as GTFS writes it)."""
+    text = _CLOCK.get(total)
+    if text is None:
+        text = _CLOCK[total] = f"{total // 3600:02d}:{total % 3600 // 60:02d}:{total % 60:02d}"
+    return text
+
+
+def _stop_times(feed: Feed, p: Published) -> Iterator[list[list[Any]]]:
+    """The rows of stop_times, a list per trip (the zip writes `_stop_times_text` instead)."""
     ids = [feed.stop_of[s.pk].stop_id for s in p.stops]
     total = p.offsets[-1] if p.offsets else 0
     back = [total - o for o in reversed(p.offsets)]
-    legs = {0: (ids, p.offsets), 1: (list(reversed(ids)), back)}
+    legs = [("", list(zip(ids, p.offsets, strict=True)))]
+    if p.order.both_directions:
+        legs.append(("-volta", list(zip(reversed(ids), back, strict=True))))
     for trip_id, _period, start in _runs(feed, p):
-        for direction in _directions(p):
-            stop_ids, offsets = legs[direction]
-            tid = _trip_id(trip_id, direction)
-            for n, (stop_id, offset) in enumerate(zip(stop_ids, offsets, strict=True), start=1):
-                time = gtfs_time(start, offset)
-                yield [tid, time, time, stop_id, n]
+        for suffix, stops in legs:
+            rows = []
+            for n, (stop_id, offset) in enumerate(stops, start=1):
+                time = _clock(start * 60 + offset)
+                rows.append([trip_id + suffix, time, time, stop_id, n])
+            yield rows
+
+
+def _csv_field(text: str) -> str:
+    """`text` as the csv module writes it (QUOTE_MINIMAL)."""
+    if "," in text or '"' in text or "\n" in text or "\r" in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _tails(ids: list[str], offsets: list[int]) -> list[tuple[int, str]]:
+    """(offset, ",stop_id,sequence\\n") of each stop of a trip."""
+    return [(o, f",{i},{n}\n") for n, (i, o) in enumerate(zip(ids, offsets, strict=True), start=1)]
+
+
+def _stop_times_text(feed: Feed) -> Iterator[str]:
+    """stop_times.txt's rows as the csv module writes them, a string per trip: the table is most of
+    the feed (1M rows at 500 lines), and a row is two ids, one time twice and a number — formatting
+    it directly costs a fraction of building a list per row for the csv writer. `_stop_times` stays
+    the table's rows; tests/lines/test_gtfs.py checks the two write the same bytes."""
+    for p in feed.services():
+        ids = [_csv_field(feed.stop_of[s.pk].stop_id) for s in p.stops]
+        total = p.offsets[-1] if p.offsets else 0
+        back = [total - o for o in reversed(p.offsets)]
+        legs = [("", _tails(ids, p.offsets))]
+        if p.order.both_directions:
+            legs.append(("-volta", _tails(list(reversed(ids)), back)))
+        for trip_id, _period, start in _runs(feed, p):
+            base = start * 60
+            for suffix, stops in legs:
+                tid = _csv_field(trip_id + suffix) + ","
+                parts = []
+                for offset, tail in stops:
+                    time = _CLOCK.get(base + offset) or _clock(base + offset)
+                    parts.append(f"{tid}{time},{time}{tail}")
+                yield "".join(parts)
+
+
+# Tables written as text by their own formatter, not row by row through the csv writer.
+AS_TEXT = {"stop_times.txt": _stop_times_text}
 
 
 def _frequencies(feed: Feed, p: Published) -> Iterator[list[Any]]:
@@ -674,27 +732,50 @@ OPTIONAL = frozenset(
 )
 
 
+# Rows go to the csv writer in blocks (one `writerows` call per block, as fast as the csv module
+# alone) and each block is deflated at level 1: the feed is written for each download and its text
+# is repetitive (times and ids), so the fastest level costs little in size (bench/bench_gtfs.py).
+BLOCK_ROWS = 20_000
+COMPRESS_LEVEL = 1
+
+
+def _flush(buffer: io.StringIO, member: IO[bytes]) -> None:
+    member.write(buffer.getvalue().encode("utf-8"))
+    buffer.seek(0)
+    buffer.truncate()
+
+
 def write_zip(feed: Feed, out: IO[bytes]) -> None:
     """Write the feed as a zip; an optional table without rows is left out."""
-    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=COMPRESS_LEVEL) as archive:
         for name, rows in tables(feed):
-            it = iter(rows)
-            first = next(it, None)
-            if first is None and name in OPTIONAL:
+            if name in AS_TEXT:
+                texts = AS_TEXT[name](feed)
+                first_text = next(texts, None)
+                empty = first_text is None
+            else:
+                it = iter(rows)
+                block = list(islice(it, BLOCK_ROWS))
+                empty = not block
+            if empty and name in OPTIONAL:
                 continue
             buffer = io.StringIO()
             writer = csv.writer(buffer, lineterminator="\n")
             writer.writerow(HEADERS[name])
             with archive.open(name, "w") as member:
-                if first is not None:
-                    writer.writerow(first)
-                for row in it:
-                    writer.writerow(row)
-                    if buffer.tell() > 1 << 20:
-                        member.write(buffer.getvalue().encode("utf-8"))
-                        buffer.seek(0)
-                        buffer.truncate()
-                member.write(buffer.getvalue().encode("utf-8"))
+                if name in AS_TEXT:
+                    if first_text is not None:
+                        buffer.write(first_text)
+                    for text in texts:
+                        buffer.write(text)
+                        if buffer.tell() > 1 << 20:
+                            _flush(buffer, member)
+                else:
+                    while block:
+                        writer.writerows(block)
+                        _flush(buffer, member)
+                        block = list(islice(it, BLOCK_ROWS))
+                _flush(buffer, member)
 
 
 def export(code: str, on: dt.date, url: str) -> bytes:
