@@ -44,6 +44,7 @@ ACTIONS: dict[str, str] = {
     "permit.suspended": "suspensão da permissão",
     "permit.reinstated": "reativação da permissão",
     "permit.revoked": "cassação da permissão",
+    "permit.extinct": "extinção da permissão com a extinção da delegação",
     "permit.restored": "permissão restabelecida (cassação desfeita em recurso)",
     "permit.suspension_reduced": "suspensão da permissão reduzida em recurso",
     "permit.transferred": "transferência da permissão",

@@ -495,14 +495,17 @@ def _extinguish(
     )
     permit = Permit.unscoped.get(pk=contract.permit_id)
     if cause != Cause.TERM:
-        # The permit ends through its own state machine (permits.states: "revoke").
-        permits.revoke_permit(
-            actor=actor,
-            permit=permit,
-            reason=f"Extinção da delegação por {lower_first(label)} ({causes_cite(code, cause, day)}): "
-            f"{act}.",
-            on=extinct_on,
-        )
+        # The permit ends through its own state machine (permits.states). The caducidade is the
+        # penalty of art. 35, VI (a cassação, with the re-entry ban the law attaches to it:
+        # "revoke"); the other causes of art. 46 are no penalty: the permit is extinct, no ban.
+        cite = causes_cite(code, cause, day)
+        why = f"Extinção da delegação por {lower_first(label)} ({cite}): {act}."
+        if cause in THROUGH_INQUIRY:
+            permits.revoke_permit(actor=actor, permit=permit, reason=why, on=extinct_on)
+        else:
+            permits.extinguish_permit(
+                actor=actor, permit=permit, cause=f"{label} — {cite}", reason=why, on=extinct_on
+            )
     return extinction
 
 
