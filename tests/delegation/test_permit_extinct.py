@@ -40,7 +40,10 @@ def test_rescisao_ends_the_permit_as_extinct_with_its_cause_and_no_ban(
     permit = Permit.objects.get(pk=permit.pk)
     assert permit.status == Permit.Status.EXTINCT and permit.get_status_display() == "Extinta"
     assert permit.ends_on == TODAY() - dt.timedelta(days=3)
-    assert permit.extinction_cause == "Rescisão — Lei Municipal 3.839/2004 (Esteio), arts. 46, III, e 48 (rescisão)"
+    assert (
+        permit.extinction_cause
+        == "Rescisão — Lei Municipal 3.839/2004 (Esteio), arts. 46, III, e 48 (rescisão)"
+    )
     assert not Ban.objects.exists()
     event = AuditEvent.objects.get(action="permit.extinct", object_id=str(permit.pk))
     assert "Extinção da delegação por rescisão" in event.reason
@@ -64,7 +67,9 @@ def test_encampacao_ends_the_permit_as_extinct(contract: Any, gestor: Any, permi
     )
     permit = Permit.objects.get(pk=permit.pk)
     assert permit.status == Permit.Status.EXTINCT
-    assert permit.extinction_cause.startswith("Encampação — Lei Municipal 3.839/2004 (Esteio), arts. 46, II, e 47")
+    assert permit.extinction_cause.startswith(
+        "Encampação — Lei Municipal 3.839/2004 (Esteio), arts. 46, II, e 47"
+    )
 
 
 def test_the_public_check_reads_an_extinct_permit_as_extinct(
@@ -79,13 +84,17 @@ def test_the_public_check_reads_an_extinct_permit_as_extinct(
     assert "Cassada" not in str(result) and "cassada" not in str(result)
 
 
-def test_the_permit_page_says_extinct_and_why(world: Any, client: Any, contract: Any, gestor: Any, permit: Any) -> None:
+def test_the_permit_page_says_extinct_and_why(
+    world: Any, client: Any, contract: Any, gestor: Any, permit: Any
+) -> None:
     _rescind(contract, gestor)
     client.force_login(gestor)
     answer = client.get(f"/permissoes/{permit.pk}/")
     page = answer.content.decode()
     assert answer.status_code == 200, page[:2000]
-    assert "Extinta" in page and "por rescisão — Lei Municipal 3.839/2004 (Esteio), arts. 46, III, e 48" in page
+    assert (
+        "Extinta" in page and "por rescisão — Lei Municipal 3.839/2004 (Esteio), arts. 46, III, e 48" in page
+    )
     assert "Cassada" not in page
 
 
