@@ -9,7 +9,10 @@
 - `GET|POST /delegation/contracts/{id}/employees`: the extinct operator's employees (art. 49; the
   CPF masked in answers), `POST …/employees/{eid}/hire` and `…/refusal` on the successor's contract,
   `GET …/takeover` the obligation counted, `POST …/start` the successor's operation (refused while
-  the take-over is not met).
+  the take-over is not met);
+- `GET /delegation/contracts/{id}/interventions`: the interventions in the contract's permit (arts.
+  43–45; one past its deadline read as invalid), `POST /delegation/interventions/{id}/nullity` and
+  `/cessation` (art. 44, § 1º; art. 45: after the accounts, or with the caducidade inquiry).
 Refusals are 422 problem details in Portuguese; a row outside the scope is a 404.
 """
 
@@ -25,8 +28,9 @@ from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
 from lotacao.councils.models import Resolution
-from lotacao.delegation import permissions, services, takeover
+from lotacao.delegation import intervention, permissions, services, takeover
 from lotacao.delegation.models import Contract, Extinction, FormerEmployee, Inquiry
+from lotacao.enforcement.models import Intervention
 
 router = Router(tags=["delegacao do servico"])
 
@@ -412,3 +416,115 @@ def start_contract(request: HttpRequest, contract_id: int) -> DelegationContract
     contract = get_object_or_404(Contract.objects.select_related("permit__holder"), pk=contract_id)
     _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
     return _contract_out(takeover.start_contract(actor=request.user, contract=contract))
+
+
+# --------------------------------------------------------------------------- intervention (arts. 43–45)
+
+
+class DelegationInterventionOut(Schema):
+    id: int
+    decree: str
+    decreed_on: dt.date
+    interventor: str
+    term_until: dt.date
+    goals: str
+    limits: str
+    status: str
+    status_label: str
+    procedure_due: dt.date | None
+    procedure_opened_on: dt.date | None
+    conclusion_due: dt.date | None
+    concluded_on: dt.date | None
+    deadline: str
+    outcome_note: str
+
+
+class DelegationNullityIn(Schema):
+    on: dt.date
+    reasons: str
+
+
+class DelegationCessationIn(Schema):
+    on: dt.date
+    accounts: str = ""
+    inquiry_number: str = ""  # with an act and facts: the caducidade inquiry is proposed (art. 45)
+    inquiry_act: str = ""
+    inquiry_facts: str = ""
+
+
+class DelegationCessationOut(Schema):
+    intervention: DelegationInterventionOut
+    inquiry_id: int | None
+
+
+def _intervention_out(row: Intervention) -> DelegationInterventionOut:
+    return DelegationInterventionOut(
+        id=row.pk,
+        decree=row.decree,
+        decreed_on=row.decreed_on,
+        interventor=row.interventor,
+        term_until=row.term_until,
+        goals=row.goals,
+        limits=row.limits,
+        status=row.status,
+        status_label=row.get_status_display(),
+        procedure_due=row.procedure_due,
+        procedure_opened_on=row.procedure_opened_on,
+        conclusion_due=row.conclusion_due,
+        concluded_on=row.concluded_on,
+        deadline=intervention.deadline_words(row),
+        outcome_note=row.outcome_note,
+    )
+
+
+@router.get("/contracts/{contract_id}/interventions", response=list[DelegationInterventionOut])
+def list_interventions(request: HttpRequest, contract_id: int) -> list[DelegationInterventionOut]:
+    contract = get_object_or_404(Contract.objects.all(), pk=contract_id)
+    return [_intervention_out(r) for r in intervention.of_contract(contract)]
+
+
+def _contract_of(row: Intervention) -> Contract:
+    contract: Contract | None = (
+        Contract.objects.filter(permit_id=row.permit_id).exclude(status=Contract.Status.EXTINCT).first()
+    )
+    if contract is None:
+        raise HttpError(404, "A permissão desta intervenção não tem contrato de delegação em vigor.")
+    return contract
+
+
+@router.post("/interventions/{intervention_id}/nullity", response=DelegationInterventionOut)
+def nullify_intervention(
+    request: HttpRequest, intervention_id: int, payload: DelegationNullityIn
+) -> DelegationInterventionOut:
+    row = get_object_or_404(Intervention.objects.all(), pk=intervention_id)
+    _roles(request, row.jurisdiction_id, permissions.DECIDE_ROLES)
+    done = intervention.nullify(
+        actor=request.user,
+        contract=_contract_of(row),
+        intervention=row,
+        on=payload.on,
+        reasons=payload.reasons,
+    )
+    return _intervention_out(done)
+
+
+@router.post("/interventions/{intervention_id}/cessation", response=DelegationCessationOut)
+def cease_intervention(
+    request: HttpRequest, intervention_id: int, payload: DelegationCessationIn
+) -> DelegationCessationOut:
+    row = get_object_or_404(Intervention.objects.all(), pk=intervention_id)
+    _roles(request, row.jurisdiction_id, permissions.DECIDE_ROLES)
+    inquiry = intervention.cease(
+        actor=request.user,
+        contract=_contract_of(row),
+        intervention=row,
+        on=payload.on,
+        accounts=payload.accounts,
+        inquiry_number=payload.inquiry_number,
+        inquiry_act=payload.inquiry_act,
+        inquiry_facts=payload.inquiry_facts,
+    )
+    return DelegationCessationOut(
+        intervention=_intervention_out(Intervention.objects.get(pk=row.pk)),
+        inquiry_id=inquiry.pk if inquiry is not None else None,
+    )

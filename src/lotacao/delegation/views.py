@@ -22,7 +22,7 @@ from django.views import View
 from lotacao.audit.services import history
 from lotacao.councils import gates
 from lotacao.councils.models import Resolution
-from lotacao.delegation import permissions, rules, services, states, takeover
+from lotacao.delegation import intervention, permissions, rules, services, states, takeover
 from lotacao.delegation.models import (
     Consortium,
     Contract,
@@ -31,6 +31,7 @@ from lotacao.delegation.models import (
     Inquiry,
     ReversibleAsset,
 )
+from lotacao.enforcement.models import Intervention
 from lotacao.permits.models import Permit
 
 
@@ -210,6 +211,11 @@ class ContractDetail(LoginRequiredMixin, View):
                 "takeover": takeover.obligation(contract) if contract.predecessor_id else None,
                 "offered": self._offered(contract),
                 "takeover_citation": rules.cited(code, "art. 49"),
+                "interventions": [
+                    (row, intervention.deadline_words(row), intervention.TABLE.actions(row.status, roles))
+                    for row in intervention.of_contract(contract)
+                ],
+                "intervention_citation": rules.cited(code, "arts. 43 a 45"),
                 "causes": [
                     (k, Extinction.Cause(k).label, v)
                     for k, v in causes.items()
@@ -314,6 +320,37 @@ class ContractDetail(LoginRequiredMixin, View):
                         note=data.get("registro", ""),
                     )
                     done = "Recusa registrada."
+            elif action in ("cease_intervention", "nullify_intervention"):
+                _require(request, code, permissions.DECIDE_ROLES)
+                row = get_object_or_404(
+                    Intervention.objects.filter(permit_id=contract.permit_id),
+                    pk=data.get("intervencao") or 0,
+                )
+                day = _must(date_from(data.get("em", ""), "a data"))
+                if action == "nullify_intervention":
+                    intervention.nullify(
+                        actor=request.user,
+                        contract=contract,
+                        intervention=row,
+                        on=day,
+                        reasons=data.get("razoes", ""),
+                    )
+                    done = "Nulidade declarada: serviço devolvido, com direito à indenização."
+                else:
+                    proposed = intervention.cease(
+                        actor=request.user,
+                        contract=contract,
+                        intervention=row,
+                        on=day,
+                        accounts=data.get("contas", ""),
+                        inquiry_number=data.get("numero", ""),
+                        inquiry_act=data.get("ato", ""),
+                        inquiry_facts=data.get("fatos", ""),
+                    )
+                    if proposed is not None:
+                        messages.success(request, "Intervenção cessada; inquérito de caducidade instaurado.")
+                        return HttpResponseRedirect(reverse("delegation:inquiry", args=[proposed.pk]))
+                    done = "Intervenção cessada: administração devolvida após a prestação de contas."
             elif action == "start":
                 _require(request, code, permissions.DECIDE_ROLES)
                 takeover.start_contract(actor=request.user, contract=contract)
