@@ -89,3 +89,56 @@ def cmtt_resolution(dated_on: dt.date, number: int = 3, favorable: bool = True) 
         gate="permit.extinction",
         favorable=favorable,
     )
+
+
+def company_permit(world: Any, seed: int = 1, company: bool = True) -> Any:
+    """A live permit of a new holder of Esteio (a company unless `company` is False) with its own
+    vehicle: the successor after the tender (art. 49)."""
+    from lotacao.core.sample_ids import sample_cnpj, sample_cpf
+    from lotacao.permits.models import Permit
+    from lotacao.registry import services as registry
+
+    j = world.b
+    if company:
+        party = registry.create_company(
+            actor=None,
+            jurisdiction=j,
+            cnpj=sample_cnpj(71_000_000 + seed),
+            legal_name=f"Sucessora {seed} Ltda.",
+            reason="teste",
+        )
+        holder = registry.register_holder(actor=None, company=party, reason="teste")
+    else:
+        person = registry.create_person(
+            actor=None,
+            jurisdiction=j,
+            cpf=sample_cpf(300_000_000 + seed),
+            full_name=f"Sucessor {seed}",
+            birth_date=dt.date(1980, 1, 1),
+            reason="teste",
+        )
+        holder = registry.register_holder(actor=None, person=person, reason="teste")
+    vehicle = registry.create_vehicle(
+        actor=None,
+        jurisdiction=j,
+        plate=f"SUC{seed}A{seed:02d}",
+        manufacture_year=2024,
+        category="microbus",
+        seats=20,
+        doors=2,
+        holder=holder,
+        reason="teste",
+    )
+    today = TODAY()
+    return Permit.objects.create(
+        jurisdiction=j,
+        number=f"EST-S{seed}/{today.year}",
+        holder=holder,
+        line=world.objects["esteio"]["registry.line"],
+        vehicle=vehicle,
+        status=Permit.Status.ACTIVE,
+        applied_on=today - dt.timedelta(days=20),
+        granted_on=today - dt.timedelta(days=20),
+        valid_until=today + dt.timedelta(days=3650),
+        term_citation="teste",
+    )

@@ -58,7 +58,7 @@ def test_encampacao_needs_the_authorizing_law_and_the_prior_indemnity(
     assert extinction.authorizing_law == "Lei Municipal nº 9.000/2026"
     assert services.indemnity_state(extinction).startswith("paga em")
     permit = Permit.objects.get(pk=permit.pk)
-    assert permit.status == Permit.Status.REVOKED and permit.ends_on == _days(1)
+    assert permit.status == Permit.Status.EXTINCT and permit.ends_on == _days(1)  # no penalty: art. 46
     with pytest.raises(ValidationError, match="o contrato já foi extinto"):
         _encampar(contract, gestor)
 

@@ -22,7 +22,7 @@ def test_the_delegation_api_survives_fuzzing(world: Any, who: str, keep_the_test
     )
     token = create_token(actor=None, user=user, label="fuzz")
     operations = [op for op in _operations() if op.path.startswith("/api/delegation")]
-    assert len(operations) == 8
+    assert len(operations) == 17
     failures = []
     for operation in operations:
         try:

@@ -177,4 +177,4 @@ def test_the_api_records_an_encampacao_only_with_its_law_and_prior_indemnity(
     body["authorizing_law"] = "Lei Municipal 9.000/2026"
     done = client.post(url, data=json.dumps(body), content_type="application/json")
     assert done.status_code == 201 and done.json()["indemnity"].startswith("paga em")
-    assert Permit.objects.get(pk=permit.pk).status == Permit.Status.REVOKED
+    assert Permit.objects.get(pk=permit.pk).status == Permit.Status.EXTINCT

@@ -40,6 +40,7 @@ SETUPS = [
     "suspended",
     "revoked",
     "transferred",
+    "extinct",
     # by the calendar: the record still reads live, the effective status does not
     "expired by the calendar",
     "withdrawn by the calendar",
@@ -64,7 +65,7 @@ def _permit_in(setup: str, make: Any, j: Any, long_ago: dt.date) -> Permit:
     permit = make.permit(j)
     if setup == "suspended":
         return _set(permit, status=S.SUSPENDED, suspended_until=DAY - dt.timedelta(days=1))
-    if setup in ("revoked", "transferred"):
+    if setup in ("revoked", "transferred", "extinct"):
         return _set(permit, status=setup, ends_on=DAY)
     if setup == "withdrawn by the calendar":
         return _set(permit, withdrawal_notice_on=DAY - dt.timedelta(days=10), ends_on=DAY)
@@ -106,6 +107,8 @@ def _run(action: str, permit: Permit, make: Any, j: Any) -> Any:
         return services.revoke_permit(**common, on=DAY)
     if action == "restore":
         return services.restore_permit(**common, on=DAY)
+    if action == "extinguish":
+        return services.extinguish_permit(**common, cause="Encampação (teste)", on=DAY)
     if action == "end_provisional":
         return services.end_provisional_permit(**common, on=DAY, citation="art. 76, § 1º")
     assert action == "expire"

@@ -44,6 +44,7 @@ ACTIONS: dict[str, str] = {
     "permit.suspended": "suspensão da permissão",
     "permit.reinstated": "reativação da permissão",
     "permit.revoked": "cassação da permissão",
+    "permit.extinct": "extinção da permissão com a extinção da delegação",
     "permit.restored": "permissão restabelecida (cassação desfeita em recurso)",
     "permit.suspension_reduced": "suspensão da permissão reduzida em recurso",
     "permit.transferred": "transferência da permissão",
@@ -260,6 +261,10 @@ ACTIONS: dict[str, str] = {
     # Esteio's delegation: contract, interruption, caducidade inquiry, extinction, reversion
     "delegation_contract.recorded": "registro do contrato de delegação com as cláusulas essenciais",
     "delegation_contract.extinct": "extinção do contrato de delegação",
+    "delegation_contract.started": "início da operação do contrato sucessor",
+    "delegation_employee.recorded": "registro de empregado da operadora anterior",
+    "delegation_employee.hired": "contratação de empregado da operadora anterior pela sucessora",
+    "delegation_employee.declined": "recusa da oferta de emprego da sucessora",
     "delegation_interruption.recorded": "interrupção do serviço e suspensão imediata",
     "delegation_inquiry.opened": "instauração do inquérito de caducidade",
     "delegation_inquiry.notified": "notificação do inquérito de caducidade",

@@ -5,7 +5,14 @@
 - `POST /delegation/contracts/{id}/inquiries`: open the caducidade inquiry (Esteio art. 37);
 - `POST /delegation/inquiries/{id}/notification`, `/defense`, `/decision`: its due process;
 - `POST /delegation/contracts/{id}/extinction`: another cause of art. 46 (encampação, art. 47);
-- `POST /delegation/contracts/{id}/interruptions`: the immediate suspension (art. 27).
+- `POST /delegation/contracts/{id}/interruptions`: the immediate suspension (art. 27);
+- `GET|POST /delegation/contracts/{id}/employees`: the extinct operator's employees (art. 49; the
+  CPF masked in answers), `POST …/employees/{eid}/hire` and `…/refusal` on the successor's contract,
+  `GET …/takeover` the obligation counted, `POST …/start` the successor's operation (refused while
+  the take-over is not met);
+- `GET /delegation/contracts/{id}/interventions`: the interventions in the contract's permit (arts.
+  43–45; one past its deadline read as invalid), `POST /delegation/interventions/{id}/nullity` and
+  `/cessation` (art. 44, § 1º; art. 45: after the accounts, or with the caducidade inquiry).
 Refusals are 422 problem details in Portuguese; a row outside the scope is a 404.
 """
 
@@ -13,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -21,8 +28,9 @@ from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
 from lotacao.councils.models import Resolution
-from lotacao.delegation import permissions, services
-from lotacao.delegation.models import Contract, Extinction, Inquiry
+from lotacao.delegation import intervention, permissions, services, takeover
+from lotacao.delegation.models import Contract, Extinction, FormerEmployee, Inquiry
+from lotacao.enforcement.models import Intervention
 
 router = Router(tags=["delegacao do servico"])
 
@@ -65,6 +73,7 @@ class DelegationContractOut(Schema):
     term_citation: str
     status: str
     status_label: str
+    predecessor_id: int | None
     clauses: dict[str, str]
     missing_clauses: list[str]
     inquiries: list[DelegationInquiryOut]
@@ -170,6 +179,7 @@ def _contract_out(row: Contract) -> DelegationContractOut:
         term_citation=row.term_citation,
         status=row.status,
         status_label=row.get_status_display(),
+        predecessor_id=row.predecessor_id,
         clauses={str(k): str(v) for k, v in row.clauses.items()},
         missing_clauses=services.missing_clauses(row),
         inquiries=[_inquiry_out(i) for i in Inquiry.objects.filter(contract=row)],
@@ -288,3 +298,233 @@ def record_interruption(
         id=row.pk, interrupted_on=row.interrupted_on, suspended_until=row.suspended_until
     )
     return Status(201, out)  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------- staff take-over (art. 49)
+
+
+class DelegationEmployeeIn(Schema):
+    name: str
+    cpf: str
+    hired_on: dt.date
+
+
+class DelegationEmployeeOut(Schema):
+    id: int
+    name: str
+    cpf: str  # masked: ***.456.789-**
+    hired_on: dt.date
+    entitled: bool
+    outcome: str
+    outcome_label: str
+    outcome_on: dt.date | None
+
+
+class DelegationHireIn(Schema):
+    on: dt.date
+    note: str = ""  # the refusal's record (the offer made and the answer)
+
+
+class DelegationTakeoverOut(Schema):
+    applies: bool
+    entitled: int
+    limit: int
+    required: int
+    hired: int
+    declined: int
+    pending: int
+    fulfilled: bool
+    explanation: str
+
+
+def _employee_out(row: dict[str, Any]) -> DelegationEmployeeOut:
+    return DelegationEmployeeOut(**{k: v for k, v in row.items() if k in DelegationEmployeeOut.model_fields})
+
+
+def _takeover_out(contract: Contract) -> DelegationTakeoverOut:
+    duty = takeover.obligation(contract)
+    return DelegationTakeoverOut(
+        applies=duty.applies,
+        entitled=len(duty.entitled),
+        limit=duty.limit,
+        required=duty.required,
+        hired=duty.hired,
+        declined=duty.declined,
+        pending=duty.pending,
+        fulfilled=duty.fulfilled,
+        explanation=duty.in_words(),
+    )
+
+
+@router.get("/contracts/{contract_id}/employees", response=list[DelegationEmployeeOut])
+def list_employees(request: HttpRequest, contract_id: int) -> list[DelegationEmployeeOut]:
+    contract = get_object_or_404(Contract.objects.all(), pk=contract_id)
+    extinction = Extinction.objects.filter(contract=contract).first()
+    return [_employee_out(e) for e in takeover.employees_in_words(extinction)] if extinction else []
+
+
+@router.post("/contracts/{contract_id}/employees", response={201: DelegationEmployeeOut})
+def record_employee(
+    request: HttpRequest, contract_id: int, payload: DelegationEmployeeIn
+) -> tuple[int, DelegationEmployeeOut]:
+    contract = get_object_or_404(Contract.objects.all(), pk=contract_id)
+    _roles(request, contract.jurisdiction_id, permissions.RECORD_ROLES)
+    row = takeover.record_employee(
+        actor=request.user, contract=contract, name=payload.name, cpf=payload.cpf, hired_on=payload.hired_on
+    )
+    out = next(e for e in takeover.employees_in_words(row.extinction) if e["id"] == row.pk)
+    return Status(201, _employee_out(out))  # type: ignore[return-value]
+
+
+@router.get("/contracts/{contract_id}/takeover", response=DelegationTakeoverOut)
+def get_takeover(request: HttpRequest, contract_id: int) -> DelegationTakeoverOut:
+    return _takeover_out(get_object_or_404(Contract.objects.select_related("permit__holder"), pk=contract_id))
+
+
+def _successor_and_employee(contract_id: int, employee_id: int) -> tuple[Contract, FormerEmployee]:
+    contract = get_object_or_404(Contract.objects.select_related("permit__holder"), pk=contract_id)
+    employee = get_object_or_404(
+        FormerEmployee.objects.filter(extinction__contract_id=contract.predecessor_id or 0), pk=employee_id
+    )
+    return contract, employee
+
+
+@router.post("/contracts/{contract_id}/employees/{employee_id}/hire", response=DelegationTakeoverOut)
+def record_hire(
+    request: HttpRequest, contract_id: int, employee_id: int, payload: DelegationHireIn
+) -> DelegationTakeoverOut:
+    contract, employee = _successor_and_employee(contract_id, employee_id)
+    _roles(request, contract.jurisdiction_id, permissions.RECORD_ROLES)
+    takeover.record_hire(actor=request.user, contract=contract, employee=employee, hired_on=payload.on)
+    return _takeover_out(contract)
+
+
+@router.post("/contracts/{contract_id}/employees/{employee_id}/refusal", response=DelegationTakeoverOut)
+def record_refusal(
+    request: HttpRequest, contract_id: int, employee_id: int, payload: DelegationHireIn
+) -> DelegationTakeoverOut:
+    contract, employee = _successor_and_employee(contract_id, employee_id)
+    _roles(request, contract.jurisdiction_id, permissions.RECORD_ROLES)
+    takeover.record_refusal(
+        actor=request.user, contract=contract, employee=employee, refused_on=payload.on, note=payload.note
+    )
+    return _takeover_out(contract)
+
+
+@router.post("/contracts/{contract_id}/start", response=DelegationContractOut)
+def start_contract(request: HttpRequest, contract_id: int) -> DelegationContractOut:
+    contract = get_object_or_404(Contract.objects.select_related("permit__holder"), pk=contract_id)
+    _roles(request, contract.jurisdiction_id, permissions.DECIDE_ROLES)
+    return _contract_out(takeover.start_contract(actor=request.user, contract=contract))
+
+
+# --------------------------------------------------------------------------- intervention (arts. 43–45)
+
+
+class DelegationInterventionOut(Schema):
+    id: int
+    decree: str
+    decreed_on: dt.date
+    interventor: str
+    term_until: dt.date
+    goals: str
+    limits: str
+    status: str
+    status_label: str
+    procedure_due: dt.date | None
+    procedure_opened_on: dt.date | None
+    conclusion_due: dt.date | None
+    concluded_on: dt.date | None
+    deadline: str
+    outcome_note: str
+
+
+class DelegationNullityIn(Schema):
+    on: dt.date
+    reasons: str
+
+
+class DelegationCessationIn(Schema):
+    on: dt.date
+    accounts: str = ""
+    inquiry_number: str = ""  # with an act and facts: the caducidade inquiry is proposed (art. 45)
+    inquiry_act: str = ""
+    inquiry_facts: str = ""
+
+
+class DelegationCessationOut(Schema):
+    intervention: DelegationInterventionOut
+    inquiry_id: int | None
+
+
+def _intervention_out(row: Intervention) -> DelegationInterventionOut:
+    return DelegationInterventionOut(
+        id=row.pk,
+        decree=row.decree,
+        decreed_on=row.decreed_on,
+        interventor=row.interventor,
+        term_until=row.term_until,
+        goals=row.goals,
+        limits=row.limits,
+        status=row.status,
+        status_label=row.get_status_display(),
+        procedure_due=row.procedure_due,
+        procedure_opened_on=row.procedure_opened_on,
+        conclusion_due=row.conclusion_due,
+        concluded_on=row.concluded_on,
+        deadline=intervention.deadline_words(row),
+        outcome_note=row.outcome_note,
+    )
+
+
+@router.get("/contracts/{contract_id}/interventions", response=list[DelegationInterventionOut])
+def list_interventions(request: HttpRequest, contract_id: int) -> list[DelegationInterventionOut]:
+    contract = get_object_or_404(Contract.objects.all(), pk=contract_id)
+    return [_intervention_out(r) for r in intervention.of_contract(contract)]
+
+
+def _contract_of(row: Intervention) -> Contract:
+    contract: Contract | None = (
+        Contract.objects.filter(permit_id=row.permit_id).exclude(status=Contract.Status.EXTINCT).first()
+    )
+    if contract is None:
+        raise HttpError(404, "A permissão desta intervenção não tem contrato de delegação em vigor.")
+    return contract
+
+
+@router.post("/interventions/{intervention_id}/nullity", response=DelegationInterventionOut)
+def nullify_intervention(
+    request: HttpRequest, intervention_id: int, payload: DelegationNullityIn
+) -> DelegationInterventionOut:
+    row = get_object_or_404(Intervention.objects.all(), pk=intervention_id)
+    _roles(request, row.jurisdiction_id, permissions.DECIDE_ROLES)
+    done = intervention.nullify(
+        actor=request.user,
+        contract=_contract_of(row),
+        intervention=row,
+        on=payload.on,
+        reasons=payload.reasons,
+    )
+    return _intervention_out(done)
+
+
+@router.post("/interventions/{intervention_id}/cessation", response=DelegationCessationOut)
+def cease_intervention(
+    request: HttpRequest, intervention_id: int, payload: DelegationCessationIn
+) -> DelegationCessationOut:
+    row = get_object_or_404(Intervention.objects.all(), pk=intervention_id)
+    _roles(request, row.jurisdiction_id, permissions.DECIDE_ROLES)
+    inquiry = intervention.cease(
+        actor=request.user,
+        contract=_contract_of(row),
+        intervention=row,
+        on=payload.on,
+        accounts=payload.accounts,
+        inquiry_number=payload.inquiry_number,
+        inquiry_act=payload.inquiry_act,
+        inquiry_facts=payload.inquiry_facts,
+    )
+    return DelegationCessationOut(
+        intervention=_intervention_out(Intervention.objects.get(pk=row.pk)),
+        inquiry_id=inquiry.pk if inquiry is not None else None,
+    )

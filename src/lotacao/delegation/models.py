@@ -8,7 +8,9 @@
   with its authorizing law and prior indemnity), the CMTT's recommendation and the decree
   (art. 46, § 3º), and the indemnity with its 180-day deadline (art. 46, § 2º);
 - `ReversibleAsset`: the assets bound to the service that return to the municipality (art. 46,
-  § 1º; art. 22).
+  § 1º; art. 22);
+- `FormerEmployee`: an employee of the operator whose delegation was extinguished, and what the
+  company that replaced it after the tender did (hired, or the offer refused): art. 49.
 
 Holders never see these rows (staff's procedures): `holder_path` is None.
 """
@@ -25,6 +27,7 @@ from lotacao.core.tenancy import TenantModel
 
 class Contract(TenantModel):
     class Status(models.TextChoices):
+        SIGNED = "signed", "Assinado, aguardando o início da operação"
         IN_FORCE = "in_force", "Em vigor"
         EXTINCT = "extinct", "Extinto"
 
@@ -38,6 +41,15 @@ class Contract(TenantModel):
     term_citation = models.CharField("fundamento do prazo", max_length=200, blank=True)
     clauses = models.JSONField("cláusulas essenciais", default=dict)  # letter → the contract's wording
     status = models.CharField("situação", max_length=20, choices=Status.choices, default=Status.IN_FORCE)
+    # The extinct delegation this one replaces after the tender (art. 49: the staff take-over).
+    predecessor = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="successor",
+        verbose_name="contrato extinto que este substitui",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = None
@@ -230,3 +242,44 @@ class Consortium(TenantModel):
 
     def __str__(self) -> str:
         return f"Consórcio {self.name}"
+
+
+class FormerEmployee(TenantModel):
+    """An employee of the operator whose delegation was extinguished (Esteio art. 49): the company
+    that replaces it after the tender hires those with more than one year of service, up to two per
+    vehicle. The CPF identifies the person to staff only: it is never shown to the public."""
+
+    class Outcome(models.TextChoices):
+        PENDING = "pending", "Sem registro da sucessora"
+        HIRED = "hired", "Contratado pela sucessora"
+        DECLINED = "declined", "Recusou a oferta de emprego"
+
+    extinction = models.ForeignKey(Extinction, on_delete=models.PROTECT, related_name="employees")
+    name = models.CharField("nome", max_length=200)
+    cpf = models.CharField("CPF", max_length=11)
+    hired_on = models.DateField("admitido em")
+    outcome = models.CharField("situação", max_length=20, choices=Outcome.choices, default=Outcome.PENDING)
+    successor = models.ForeignKey(
+        Contract,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="taken_over",
+        verbose_name="contrato da sucessora",
+    )
+    outcome_on = models.DateField("contratado ou recusado em", null=True, blank=True)
+    outcome_note = models.TextField("registro da recusa", blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    holder_path: ClassVar[str | None] = None
+
+    class Meta:
+        verbose_name = "empregado da operadora anterior"
+        verbose_name_plural = "empregados da operadora anterior"
+        ordering = ["hired_on", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["extinction", "cpf"], name="unique_former_employee_cpf"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.name)

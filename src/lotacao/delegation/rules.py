@@ -9,7 +9,8 @@ the jurisdiction's name):
   it to the agency: Esteio art. 37);
 - `deadline.extinction_indemnity`: the indemnity's deadline after the extinction (Esteio art. 46,
   § 2º);
-- `permit.succession_window`: the successors' window after a holder's death (Esteio art. 46, V).
+- `permit.succession_window`: the successors' window after a holder's death (Esteio art. 46, V);
+- `delegation.staff_takeover`: the former operator's staff the successor hires (Esteio art. 49).
 """
 
 from __future__ import annotations
@@ -123,17 +124,30 @@ def in_words(day: dt.date | None) -> str:
     return br_date(day)
 
 
+def takeover_rule(code: str, on: dt.date) -> tuple[int, int, str] | None:
+    """The staff take-over (Esteio art. 49): (minimum years of service, employees per vehicle,
+    citation); None where the law has no such rule."""
+    found = entry(code, "delegation.staff_takeover", on)
+    if found is None or found.status != "value":
+        return None
+    value = dict(found.value)
+    return int(value["min_service_years"]), int(value["per_vehicle"]), cited(code, str(found.citation))
+
+
+def years_in_words(years: int) -> str:
+    return "um ano" if years == 1 else f"{years} anos"
+
+
 def staff_takeover(code: str, on: dt.date, vehicles: int) -> str:
     """The take-over of the former operator's staff by the company that replaces it after the
     tender (Esteio art. 49), in words for the screen ("" where the law has no such rule)."""
-    found = entry(code, "delegation.staff_takeover", on)
-    if found is None or found.status != "value":
+    rule = takeover_rule(code, on)
+    if rule is None:
         return ""
-    years, per = int(found.value["min_service_years"]), int(found.value["per_vehicle"])
-    year_words = "um ano" if years == 1 else f"{years} anos"
+    years, per, cite = rule
     return (
         f"A pessoa jurídica que substituir a operadora, em razão de licitação por extinção da delegação, "
-        f"contratará os empregados com mais de {year_words} de serviço, até {per} por veículo: até "
-        f"{per * vehicles} para {'o veículo' if vehicles == 1 else f'os {vehicles} veículos'} deste contrato "
-        f"({cited(code, str(found.citation))})."
+        f"contratará os empregados com mais de {years_in_words(years)} de serviço, até {per} por veículo: "
+        f"até {per * vehicles} para {'o veículo' if vehicles == 1 else f'os {vehicles} veículos'} "
+        f"deste contrato ({cite})."
     )

@@ -77,9 +77,13 @@ def record_contract(
     signed_on: dt.date,
     clauses: dict[str, str],
     starts_on: dt.date | None = None,
+    predecessor: Contract | None = None,
     reason: str,
 ) -> Contract:
-    """Record the contract of a permit (art. 42) with every essential clause, and its term (art. 41)."""
+    """Record the contract of a permit (art. 42) with every essential clause, and its term (art. 41).
+
+    A contract that replaces an extinct delegation after the tender (`predecessor`) is born signed:
+    its operation starts once the staff take-over is met (art. 49; `takeover.start_contract`)."""
     code = permit.jurisdiction_id
     rules.require_applies(code, signed_on)
     reason = _text(reason, "Informe o motivo.")
@@ -94,8 +98,23 @@ def record_contract(
         )
     if permit.effective_status(signed_on) not in Permit.LIVE:
         raise ValidationError(f"A {permit} não está em vigor: não cabe registrar o seu contrato.")
-    if Contract.unscoped.filter(permit=permit, status=Contract.Status.IN_FORCE).exists():
+    if Contract.unscoped.filter(
+        permit=permit, status__in=(Contract.Status.IN_FORCE, Contract.Status.SIGNED)
+    ).exists():
         raise ValidationError(f"A {permit} já tem contrato em vigor.")
+    if predecessor is not None:
+        predecessor = _fresh_contract(predecessor)
+        if predecessor.jurisdiction_id != code:
+            raise ValidationError("O contrato extinto precisa ser da mesma jurisdição.")
+        if predecessor.status != Contract.Status.EXTINCT:
+            raise ValidationError(
+                f"O {predecessor} não foi extinto: a sucessora só substitui uma delegação extinta "
+                f"({_law(code, 'art. 49')})."
+            )
+        if Contract.unscoped.filter(predecessor=predecessor).exists():
+            raise ValidationError(f"O {predecessor} já tem contrato sucessor registrado.")
+        if predecessor.permit_id == permit.pk:
+            raise ValidationError("O contrato sucessor precisa ser de outra permissão, a da licitação.")
     start = starts_on or signed_on
     duration, term_cite = rules.term(code, start)
     if duration is None:
@@ -111,6 +130,8 @@ def record_contract(
             ends_on=add(start, duration),
             term_citation=term_cite,
             clauses={k: given[k] for k in required},
+            predecessor=predecessor,
+            status=Contract.Status.SIGNED if predecessor is not None else Contract.Status.IN_FORCE,
         ),
         reason=reason,
         action="delegation_contract.recorded",
@@ -495,14 +516,17 @@ def _extinguish(
     )
     permit = Permit.unscoped.get(pk=contract.permit_id)
     if cause != Cause.TERM:
-        # The permit ends through its own state machine (permits.states: "revoke").
-        permits.revoke_permit(
-            actor=actor,
-            permit=permit,
-            reason=f"Extinção da delegação por {lower_first(label)} ({causes_cite(code, cause, day)}): "
-            f"{act}.",
-            on=extinct_on,
-        )
+        # The permit ends through its own state machine (permits.states). The caducidade is the
+        # penalty of art. 35, VI (a cassação, with the re-entry ban the law attaches to it:
+        # "revoke"); the other causes of art. 46 are no penalty: the permit is extinct, no ban.
+        cite = causes_cite(code, cause, day)
+        why = f"Extinção da delegação por {lower_first(label)} ({cite}): {act}."
+        if cause in THROUGH_INQUIRY:
+            permits.revoke_permit(actor=actor, permit=permit, reason=why, on=extinct_on)
+        else:
+            permits.extinguish_permit(
+                actor=actor, permit=permit, cause=f"{label} — {cite}", reason=why, on=extinct_on
+            )
     return extinction
 
 

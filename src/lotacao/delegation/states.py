@@ -3,6 +3,10 @@
 
 The contract (Esteio art. 42):
 
+    signed --start--> in_force          (a successor after the tender: once the staff take-over
+                                         of art. 49 is met; other contracts are born in force)
+    signed | in_force --hire | decline--> (the status stays: a former employee hired or refusing)
+    extinct --employee--> extinct       (an employee of the extinct operator recorded, art. 49)
     in_force --interrupt--> in_force   (immediate suspension of the permit, art. 27)
     in_force --open_inquiry--> in_force (a caducidade inquiry opened, art. 37)
     in_force --extinguish--> extinct    (a cause of art. 46; the permit ended)
@@ -34,6 +38,38 @@ DECIDERS = ("gestor",)
 
 
 CONTRACT: tuple[Transition, ...] = (
+    Transition(
+        "start",
+        "Iniciar a operação",
+        "iniciar a operação do contrato",
+        DECIDERS,
+        (C.SIGNED,),
+        C.IN_FORCE,
+    ),
+    Transition(
+        "hire",
+        "Registrar contratação",
+        "registrar a contratação do empregado",
+        CLERKS,
+        (C.SIGNED, C.IN_FORCE),
+        "",
+    ),
+    Transition(
+        "decline",
+        "Registrar recusa da oferta",
+        "registrar a recusa da oferta",
+        CLERKS,
+        (C.SIGNED, C.IN_FORCE),
+        "",
+    ),
+    Transition(
+        "employee",
+        "Registrar empregado da operadora",
+        "registrar empregado da operadora",
+        CLERKS,
+        (C.EXTINCT,),
+        "",
+    ),
     Transition(
         "interrupt",
         "Registrar interrupção e suspender",
@@ -96,6 +132,7 @@ CONTRACT_BY_NAME = {t.name: t for t in CONTRACT}
 INQUIRY_BY_NAME = {t.name: t for t in INQUIRY}
 
 CONTRACT_PHRASES = {
+    C.SIGNED: "o contrato foi assinado e a operação ainda não começou",
     C.IN_FORCE: "o contrato está em vigor",
     C.EXTINCT: "o contrato já foi extinto",
 }

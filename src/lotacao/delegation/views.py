@@ -22,8 +22,16 @@ from django.views import View
 from lotacao.audit.services import history
 from lotacao.councils import gates
 from lotacao.councils.models import Resolution
-from lotacao.delegation import permissions, rules, services, states
-from lotacao.delegation.models import Consortium, Contract, Extinction, Inquiry, ReversibleAsset
+from lotacao.delegation import intervention, permissions, rules, services, states, takeover
+from lotacao.delegation.models import (
+    Consortium,
+    Contract,
+    Extinction,
+    FormerEmployee,
+    Inquiry,
+    ReversibleAsset,
+)
+from lotacao.enforcement.models import Intervention
 from lotacao.permits.models import Permit
 
 
@@ -121,6 +129,10 @@ class ContractCreate(LoginRequiredMixin, View):
                 ).select_related("holder__person", "holder__company"),
                 "clauses": [(k, v, data.get(f"clausula_{k}", "")) for k, v in clauses.items()],
                 "citation": rules.clauses_citation(codes[0], today) if codes else "",
+                "predecessors": Contract.objects.filter(
+                    jurisdiction_id__in=codes, status=Contract.Status.EXTINCT, successor__isnull=True
+                ).select_related("permit"),
+                "takeover_citation": rules.cited(codes[0], "art. 49") if codes else "",
                 "errors": errors,
                 "data": data,
             },
@@ -141,6 +153,13 @@ class ContractCreate(LoginRequiredMixin, View):
             permit = Permit.objects.filter(jurisdiction_id__in=codes, pk=data.get("permissao") or 0).first()
             if permit is None:
                 raise ValidationError("Escolha a permissão do contrato.")
+            predecessor = None
+            if (data.get("anterior") or "").strip():
+                predecessor = Contract.objects.filter(
+                    jurisdiction_id__in=codes, pk=data.get("anterior") if data["anterior"].isdigit() else 0
+                ).first()
+                if predecessor is None:
+                    raise ValidationError("Escolha o contrato extinto que este substitui.")
             contract = services.record_contract(
                 actor=request.user,
                 permit=permit,
@@ -148,6 +167,7 @@ class ContractCreate(LoginRequiredMixin, View):
                 signed_on=_must(date_from(data.get("assinado_em", ""), "a data da assinatura")),
                 starts_on=date_from(data.get("inicio", ""), "o início da vigência", required=False),
                 clauses={k[len("clausula_") :]: data.get(k, "") for k in data if k.startswith("clausula_")},
+                predecessor=predecessor,
                 reason=data.get("motivo", "") or "Registro do contrato assinado",
             )
         except ValidationError as error:
@@ -186,6 +206,16 @@ class ContractDetail(LoginRequiredMixin, View):
                 "staff_takeover": rules.staff_takeover(
                     code, timezone.localdate(), 1 if contract.permit.vehicle_id else 0
                 ),
+                "employees": takeover.employees_in_words(extinction) if extinction else [],
+                "successor": Contract.objects.filter(predecessor=contract).first(),
+                "takeover": takeover.obligation(contract) if contract.predecessor_id else None,
+                "offered": self._offered(contract),
+                "takeover_citation": rules.cited(code, "art. 49"),
+                "interventions": [
+                    (row, intervention.deadline_words(row), intervention.TABLE.actions(row.status, roles))
+                    for row in intervention.of_contract(contract)
+                ],
+                "intervention_citation": rules.cited(code, "arts. 43 a 45"),
                 "causes": [
                     (k, Extinction.Cause(k).label, v)
                     for k, v in causes.items()
@@ -199,6 +229,16 @@ class ContractDetail(LoginRequiredMixin, View):
             },
             status=status,
         )
+
+    @staticmethod
+    def _offered(contract: Contract) -> list[dict[str, Any]]:
+        """The predecessor's employees the successor is to hire (entitled ones), with their record."""
+        if contract.predecessor_id is None:
+            return []
+        extinction = Extinction.objects.filter(contract_id=contract.predecessor_id).first()
+        if extinction is None:
+            return []
+        return [e for e in takeover.employees_in_words(extinction) if e["entitled"]]
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         contract = get_object_or_404(Contract.objects.select_related("permit__holder"), pk=pk)
@@ -249,6 +289,72 @@ class ContractDetail(LoginRequiredMixin, View):
                     event_on=date_from(data.get("evento_em", ""), "a data do evento", required=False),
                 )
                 done = "Extinção registrada."
+            elif action == "employee":
+                _require(request, code, permissions.RECORD_ROLES)
+                takeover.record_employee(
+                    actor=request.user,
+                    contract=contract,
+                    name=data.get("nome", ""),
+                    cpf=data.get("cpf", ""),
+                    hired_on=_must(date_from(data.get("admitido_em", ""), "a data de admissão")),
+                )
+                done = "Empregado registrado."
+            elif action in ("hire", "decline"):
+                _require(request, code, permissions.RECORD_ROLES)
+                employee = get_object_or_404(
+                    FormerEmployee.objects.filter(extinction__contract_id=contract.predecessor_id or 0),
+                    pk=data.get("empregado") or 0,
+                )
+                day = _must(date_from(data.get("em", ""), "a data"))
+                if action == "hire":
+                    takeover.record_hire(
+                        actor=request.user, contract=contract, employee=employee, hired_on=day
+                    )
+                    done = "Contratação registrada."
+                else:
+                    takeover.record_refusal(
+                        actor=request.user,
+                        contract=contract,
+                        employee=employee,
+                        refused_on=day,
+                        note=data.get("registro", ""),
+                    )
+                    done = "Recusa registrada."
+            elif action in ("cease_intervention", "nullify_intervention"):
+                _require(request, code, permissions.DECIDE_ROLES)
+                row = get_object_or_404(
+                    Intervention.objects.filter(permit_id=contract.permit_id),
+                    pk=data.get("intervencao") or 0,
+                )
+                day = _must(date_from(data.get("em", ""), "a data"))
+                if action == "nullify_intervention":
+                    intervention.nullify(
+                        actor=request.user,
+                        contract=contract,
+                        intervention=row,
+                        on=day,
+                        reasons=data.get("razoes", ""),
+                    )
+                    done = "Nulidade declarada: serviço devolvido, com direito à indenização."
+                else:
+                    proposed = intervention.cease(
+                        actor=request.user,
+                        contract=contract,
+                        intervention=row,
+                        on=day,
+                        accounts=data.get("contas", ""),
+                        inquiry_number=data.get("numero", ""),
+                        inquiry_act=data.get("ato", ""),
+                        inquiry_facts=data.get("fatos", ""),
+                    )
+                    if proposed is not None:
+                        messages.success(request, "Intervenção cessada; inquérito de caducidade instaurado.")
+                        return HttpResponseRedirect(reverse("delegation:inquiry", args=[proposed.pk]))
+                    done = "Intervenção cessada: administração devolvida após a prestação de contas."
+            elif action == "start":
+                _require(request, code, permissions.DECIDE_ROLES)
+                takeover.start_contract(actor=request.user, contract=contract)
+                done = "Operação iniciada: o contrato está em vigor."
             elif action == "asset":
                 _require(request, code, permissions.RECORD_ROLES)
                 services.add_asset(

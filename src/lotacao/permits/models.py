@@ -26,6 +26,9 @@ class Permit(TenantModel):
         WITHDRAWN = "withdrawn", "Extinta por desistência"
         EXPIRED = "expired", "Vencida"
         TRANSFERRED = "transferred", "Transferida"
+        # The delegation ended by a cause of extinction that is no penalty (the term, encampação,
+        # rescisão, the company's end, the holder's death: Esteio art. 46): no re-entry ban.
+        EXTINCT = "extinct", "Extinta"
 
     class Kind(models.TextChoices):
         REGULAR = "regular", "Regular"
@@ -61,6 +64,9 @@ class Permit(TenantModel):
     suspended_until = models.DateField("suspensa até", null=True, blank=True)
     ends_on = models.DateField("extinta em", null=True, blank=True)
     withdrawal_notice_on = models.DateField("desistência comunicada em", null=True, blank=True)
+    extinction_cause = models.CharField(
+        "causa da extinção", max_length=300, blank=True, help_text="A causa da lei, com o seu fundamento."
+    )
     transfers = models.PositiveSmallIntegerField("transferências", default=0)
     transferred_from = models.ForeignKey(
         "self",

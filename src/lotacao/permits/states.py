@@ -9,6 +9,8 @@ lists and leads to the status it names:
     application | eligible | ineligible --grant---> active
     active --suspend--> suspended --reinstate--> active
     active | suspended --revoke--> revoked (the holder's re-entry ban is recorded)
+    active | suspended --extinguish--> extinct (the delegation ended by a cause that is no
+                                                penalty: no re-entry ban)
     revoked --restore--> active (a revocation undone on appeal; its ban lifted)
     active | suspended --withdraw--> withdrawn (on the day the holder stops)
     active | suspended --transfer--> transferred (and a new active permit for the receiver)
@@ -73,6 +75,18 @@ TRANSITIONS: tuple[Transition, ...] = (
     Transition("suspend", "Suspender", "suspender", DECIDERS, (S.ACTIVE,), (S.SUSPENDED,)),
     Transition("reinstate", "Reativar", "reativar", DECIDERS, (S.SUSPENDED,), (S.ACTIVE,)),
     Transition("revoke", "Cassar", "cassar", DECIDERS, LIVE, (S.REVOKED,)),
+    # The delegation extinct by a cause of the law that is no penalty — the term, encampação,
+    # rescisão, the company's bankruptcy or end, the holder's death (Esteio art. 46): recorded by
+    # the delegation's extinction, never by hand. Cassação and caducidade stay with "revoke".
+    Transition(
+        "extinguish",
+        "Registrar extinção da delegação",
+        "registrar a extinção da delegação",
+        SYSTEM,
+        LIVE,
+        (S.EXTINCT,),
+        button=False,
+    ),
     # A revocation in force before the appeal was judged, undone when the appeal annuls or
     # reduces it (Recife art. 43, parágrafo único): recorded by the due process, never by hand.
     Transition("restore", "Restabelecer", "restabelecer", SYSTEM, (S.REVOKED,), (S.ACTIVE,), button=False),
@@ -113,6 +127,7 @@ STATUS_PHRASES = {
     S.WITHDRAWN: "a permissão foi extinta por desistência",
     S.EXPIRED: "a permissão está vencida",
     S.TRANSFERRED: "a permissão foi transferida",
+    S.EXTINCT: "a permissão foi extinta",
 }
 
 

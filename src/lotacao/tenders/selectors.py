@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lotacao.permits import rules
 from lotacao.permits.eligibility import CRITERIA_LABELS
 from lotacao.tenders import selection
 from lotacao.tenders.models import Call, TenderApplication
@@ -20,6 +21,21 @@ def criteria_words(call: Call) -> list[str]:
         words.append("em igualdade de condições, quem já é permissionário da linha")
     words.append("persistindo o empate, sorteio público")
     return words
+
+
+def winner_obligations(call: Call) -> list[str]:
+    """The obligations the law puts in the edital for the winner (Esteio art. 8º, parágrafo único,
+    IV: the staff take-over of art. 49), in words with their citation; [] where the law has none."""
+    found = rules.entry(call.jurisdiction_id, "delegation.staff_takeover", call.opens_on)
+    if found is None or found.status != "value":
+        return []
+    years, per = int(found.value["min_service_years"]), int(found.value["per_vehicle"])
+    year_words = "um ano" if years == 1 else f"{years} anos"
+    return [
+        f"o vencedor que substituir operadora cuja concessão ou permissão foi extinta contratará os "
+        f"empregados da empresa anterior com mais de {year_words} de serviço, até {per} por veículo "
+        f"({found.citation})"
+    ]
 
 
 def _holder_name(application: TenderApplication) -> str:
@@ -85,6 +101,7 @@ def public_calls(jurisdiction: str = "", call_id: str = "") -> list[dict[str, An
                 "awarded_on": call.awarded_on,
                 "criteria": criteria_words(call),
                 "citations": call.criteria_citations,
+                "obligations": winner_obligations(call),
                 "seed": call.draw_seed,
                 "seed_published_in": call.draw_seed_published_in,
                 "draw": call.draw_result,

@@ -157,6 +157,7 @@ class CallDetail(LoginRequiredMixin, View):
                 "call": call,
                 "today": today,
                 "criteria": selectors.criteria_words(call),
+                "obligations": selectors.winner_obligations(call),
                 "ranking": selectors.ranking(call),
                 "appeals": TenderAppeal.objects.filter(call=call).select_related("application"),
                 "actions": [

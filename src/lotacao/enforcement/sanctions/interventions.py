@@ -225,11 +225,14 @@ def _missed(intervention: Intervention) -> dt.date | None:
     return None
 
 
-def check_interventions(*, today: dt.date, actor: Any = None) -> int:
+def check_interventions(*, today: dt.date, actor: Any = None, only: list[int] | None = None) -> int:
     """Interventions whose procedure was not opened (art. 44) or concluded (art. 44 § 2º) in time
-    become void, with a work item for the manager (the service returns to the holder)."""
+    become void, with a work item for the manager (the service returns to the holder). The nightly
+    job checks them all; a screen that reads some checks those (`only`) before it shows them."""
     voided = 0
     candidates = Intervention.unscoped.filter(status__in=[IStatus.DECREED, IStatus.PROCEDURE_OPEN])
+    if only is not None:
+        candidates = candidates.filter(pk__in=only)
     for pk in list(candidates.values_list("pk", flat=True)):
         with transaction.atomic():
             intervention = Intervention.unscoped.select_for_update().get(pk=pk)

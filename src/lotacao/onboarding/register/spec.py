@@ -155,6 +155,7 @@ PERMIT_STATUSES = {
     "withdrawn": "Extinta por desistência",
     "expired": "Vencida",
     "transferred": "Transferida",
+    "extinct": "Extinta",
 }
 PERMIT_KINDS = {"regular": "Regular", "provisional": "Provisória"}
 

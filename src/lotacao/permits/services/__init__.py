@@ -10,7 +10,7 @@ One module per stage of the law's procedure; callers keep importing from here
 
 - application   the application (requerimento) and its assessment
 - grant         the grant: quotas under the jurisdiction's lock, term, number
-- term          renewal (prorrogação) and the automatic expiry
+- term          renewal (prorrogação), the automatic expiry, the end with the delegation
 - sanctions     suspension, reinstatement, revocation (cassação), re-entry bans
 - transfer      transfer to successors or third parties, and withdrawal (desistência)
 - agents        the holder's agents (prepostos)
@@ -42,7 +42,13 @@ from lotacao.permits.services.sanctions import (
     set_suspension_end,
     suspend_permit,
 )
-from lotacao.permits.services.term import end_provisional_permit, expire_due, expire_permit, renew_permit
+from lotacao.permits.services.term import (
+    end_provisional_permit,
+    expire_due,
+    expire_permit,
+    extinguish_permit,
+    renew_permit,
+)
 from lotacao.permits.services.transfer import TRANSFER_CAUSES, transfer_permit, withdraw_permit
 
 __all__ = [
@@ -55,6 +61,7 @@ __all__ = [
     "end_provisional_permit",
     "expire_due",
     "expire_permit",
+    "extinguish_permit",
     "grant_permit",
     "import_existing_agent",
     "import_existing_permit",

@@ -243,6 +243,30 @@ def end_provisional_permit(*, actor: Any, permit: Permit, on: dt.date, reason: s
     return permit
 
 
+@transaction.atomic
+def extinguish_permit(*, actor: Any, permit: Permit, cause: str, reason: str, on: dt.date) -> Permit:
+    """The permit ends on `on` because its delegation was extinguished by a cause of the law that
+    is no penalty (the term, encampação, rescisão, the company's bankruptcy or end, the holder's
+    death: Esteio art. 46): its agents leave and its place on the line ends, the cause (with its
+    article) is kept on the permit, and — unlike a cassação — no re-entry ban is recorded."""
+    require_reason(reason)
+    cause = (cause or "").strip()
+    if not cause:
+        raise ValidationError("Informe a causa da extinção, com o seu fundamento.")
+    permit = fresh(permit)
+    require(permit, "extinguish", on)
+    changes: dict[str, Any] = {
+        "status": S.EXTINCT,
+        "ends_on": on,
+        "suspended_until": None,
+        "extinction_cause": cause[:300],
+    }
+    transition(actor=actor, permit=permit, changes=changes, reason=reason, action="permit.extinct")
+    end_agents(actor=actor, permit=permit, day=on, reason=reason)
+    permit_ended(actor=actor, permit=permit, on=on, reason=reason)
+    return permit
+
+
 def expire_due(*, on: dt.date | None = None, actor: Any = None) -> int:
     """The nightly job: records every automatic expiry (and effective withdrawal) due on `on`."""
     day = today(on)
