@@ -59,7 +59,8 @@ def load(today: dt.date, summary: Any) -> None:
 
 
 def _applicant(jurisdiction: Jurisdiction, n: int, name: str, today: dt.date) -> tuple[Holder, Any]:
-    """A new person with the documents the law lists accepted, registered as holder, and a van."""
+    """A new person with the documents the law lists accepted (the CNH typed on the record and its
+    file reviewed), registered as holder, and a van."""
     cpf = sample_cpf(100_700_000 + n)
     person = Person.unscoped.filter(jurisdiction=jurisdiction, cpf=cpf).first() or registry.create_person(
         actor=None,
@@ -67,6 +68,9 @@ def _applicant(jurisdiction: Jurisdiction, n: int, name: str, today: dt.date) ->
         cpf=cpf,
         full_name=name,
         birth_date=dt.date(1982 + n, 7, 12),
+        cnh_number=f"{70_000_000_000 + n:011d}",
+        cnh_category="D",
+        cnh_expiry=today + dt.timedelta(days=3 * 365),
         city=jurisdiction.name,
         state=jurisdiction.state,
         reason=REASON,
@@ -74,7 +78,7 @@ def _applicant(jurisdiction: Jurisdiction, n: int, name: str, today: dt.date) ->
     holder = Holder.unscoped.filter(person=person).first() or registry.register_holder(
         actor=None, person=person, reason=REASON
     )
-    for index, (code, requirement) in enumerate(document_types(CODE, today, with_cnh=False).items()):
+    for index, (code, requirement) in enumerate(document_types(CODE, today).items()):
         document = documents.upload_document(
             actor=None,
             person=person,
