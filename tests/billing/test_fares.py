@@ -16,6 +16,7 @@ from lotacao.billing.fares.models import FareAct
 from lotacao.billing.ledger.services import issue_fee
 from lotacao.core import law
 from lotacao.core.models import AgencyValue
+from lotacao.councils.testing import resolution_for
 
 DAY = dt.date(2027, 1, 1)
 
@@ -42,7 +43,7 @@ def test_recife_readjustment_moves_vb_and_the_reregistration_fee_from_its_date(w
         valid_from=DAY,
         percent="8",
         act="Decreto nº 100/2026 (reajuste tarifário)",
-        council_opinion="Parecer CMTT nº 9/2026",
+        resolution=resolution_for("recife", "fare.change", DAY).pk,
         reason="reajuste",
     )
     # the percentage is the engine's: Vb = R$ 50,00 corrected by every readjustment up to the date
@@ -66,7 +67,7 @@ def test_recife_readjustment_moves_vb_and_the_reregistration_fee_from_its_date(w
 
 
 def test_readjustments_compound_and_need_the_cmtt_opinion(world: Any) -> None:
-    with pytest.raises(ValidationError, match="parecer do conselho"):
+    with pytest.raises(ValidationError, match="depende da aprovação do CMTT/Recife"):
         services.record_readjustment(
             actor=None, jurisdiction=world.a, valid_from=DAY, percent="8", act="Decreto", reason="x"
         )
@@ -78,7 +79,7 @@ def test_readjustments_compound_and_need_the_cmtt_opinion(world: Any) -> None:
             valid_from=day,
             percent=pct,
             act="Decreto",
-            council_opinion="CMTT",
+            resolution=resolution_for("recife", "fare.change", day).pk,
             reason="x",
         )
     # 50,00 × 1,08 = 54,00; 54,00 × 1,10 = 59,40 — a Group 2 fine is twice that
@@ -92,7 +93,7 @@ def test_a_law_without_readjusted_values_records_only_the_percentage(world: Any)
         valid_from=DAY,
         percent="5",
         act="Decreto",
-        council_opinion="CMTT",
+        resolution=resolution_for("esteio", "fare.change", DAY).pk,
         reason="x",
     )
     assert row.applied == [] and not AgencyValue.objects.filter(jurisdiction=world.b, valid_from=DAY).exists()
@@ -100,11 +101,12 @@ def test_a_law_without_readjusted_values_records_only_the_percentage(world: Any)
 
 def test_fare_in_force_on_the_infraction_date_and_refusals(world: Any) -> None:
     line = world.objects["esteio"]["registry.line"]
-    with pytest.raises(ValidationError, match="parecer do conselho"):
+    opinion = resolution_for("esteio", "fare.change", DAY).pk
+    with pytest.raises(ValidationError, match="depende da oitiva do CMTT"):
         services.set_fare(actor=None, line=line, valid_from=DAY, amount="5.00", act="Decreto 1", reason="x")
     with pytest.raises(ValidationError, match="Cite o ato"):
         services.set_fare(
-            actor=None, line=line, valid_from=DAY, amount="5.00", act=" ", reason="x", council_opinion="CMTT"
+            actor=None, line=line, valid_from=DAY, amount="5.00", act=" ", reason="x", resolution=opinion
         )
     services.set_fare(
         actor=None,
@@ -113,7 +115,7 @@ def test_fare_in_force_on_the_infraction_date_and_refusals(world: Any) -> None:
         amount="5.00",
         act="Decreto 1",
         reason="x",
-        council_opinion="CMTT 1",
+        resolution=opinion,
     )
     services.set_fare(
         actor=None,
@@ -122,14 +124,14 @@ def test_fare_in_force_on_the_infraction_date_and_refusals(world: Any) -> None:
         amount="5.50",
         act="Decreto 2",
         reason="x",
-        council_opinion="CMTT 2",
+        resolution=opinion,
     )
     assert services.fare_on(line, dt.date(2027, 5, 31)).amount == Decimal("5.00")  # type: ignore[union-attr]
     assert services.fare_on(line, dt.date(2027, 6, 1)).amount == Decimal("5.50")  # type: ignore[union-attr]
     assert services.fare_on(line, dt.date(2026, 12, 31)) is None
     with pytest.raises(ValidationError, match="já tem tarifa"):
         services.set_fare(
-            actor=None, line=line, valid_from=DAY, amount="6", act="D", reason="x", council_opinion="C"
+            actor=None, line=line, valid_from=DAY, amount="6", act="D", reason="x", resolution=opinion
         )
     assert FareAct.objects.filter(line=line).count() == 2
 

@@ -26,6 +26,13 @@ JAN = dt.date(2027, 1, 1)
 FEB = dt.date(2027, 2, 1)
 
 
+def _fare_council(code: str, on: dt.date) -> int | None:
+    from lotacao.councils.testing import resolution_if_gated
+
+    found = resolution_if_gated(code, "fare.change", on)
+    return found.pk if found is not None else None
+
+
 def _recife_january(world: Any, passengers: int = 10_000) -> Any:
     holder = world.objects["recife"]["registry.holder"]
     line = world.objects["recife"]["registry.line"]
@@ -35,7 +42,7 @@ def _recife_january(world: Any, passengers: int = 10_000) -> Any:
         valid_from=dt.date(2026, 12, 1),
         amount="4.00",
         act="Decreto nº 1/2026",
-        council_opinion="Parecer CMTT nº 3/2026",
+        resolution=_fare_council("recife", dt.date(2026, 12, 1)),
         reason="teste",
     )
     open_account(actor=None, holder=holder, on=dt.date(2026, 1, 1), reason="outorga")

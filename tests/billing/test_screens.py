@@ -227,7 +227,7 @@ def test_manager_sets_a_fare_and_a_study_on_screen(world: Any, client: Any) -> N
             "reason": "x",
         },
     ).content.decode()
-    assert "parecer do conselho" in body
+    assert "depende da oitiva do CMTT (Lei Municipal 3.839/2004, art. 34)" in body
     response = client.post(
         reverse("billing:studies"),
         {

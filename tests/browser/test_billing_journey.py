@@ -14,6 +14,13 @@ from tests import clock
 pytestmark = pytest.mark.browser
 
 
+def _fare_council(code: str, on: dt.date) -> int | None:
+    from lotacao.councils.testing import resolution_if_gated
+
+    found = resolution_if_gated(code, "fare.change", on)
+    return found.pk if found is not None else None
+
+
 def _prepare(bworld: Any, last_month: dt.date) -> Any:
     """What the agency set up before (fare, acts for what the law leaves open) and the holder's
     declaration of the month before the billed one."""
@@ -48,7 +55,7 @@ def _prepare(bworld: Any, last_month: dt.date) -> Any:
         valid_from=dt.date(2020, 1, 1),
         amount="4.00",
         act="Decreto nº 1/2020",
-        council_opinion="Parecer CMTT nº 1/2020",
+        resolution=_fare_council("recife", dt.date(2020, 1, 1)),
         reason="tarifa",
     )
     open_account(actor=None, holder=holder, on=dt.date(2020, 1, 1), reason="outorga")

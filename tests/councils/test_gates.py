@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from lotacao.councils import catalogue, gates
-from lotacao.councils.testing import resolution_for
+from lotacao.councils.testing import council_for, resolution_for
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +64,7 @@ def test_resolution_checks(recife):
     against = resolution_for("recife", "line.create", DAY, favorable=False)
     with pytest.raises(ValidationError, match="não foi favorável"):
         gates.require("recife", "line.create", DAY, against)
-    defence = resolution_for("recife", "penalty.defence", DAY)
-    defence.gate = "line.create"
+    defence = resolution_for("recife", "line.create", DAY, council=council_for("recife", "cdtc"))
     with pytest.raises(ValidationError, match="outro colegiado"):
         gates.require("recife", "line.create", DAY, defence)
 

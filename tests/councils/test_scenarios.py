@@ -109,7 +109,23 @@ def test_laws_without_a_line_gate_approve_without_a_resolution(code: str) -> Non
     assert gates.require("pernambuco", "permit.renew", D, None) is None
 
 
-def test_cabo_council_applies_penalties() -> None:
-    g = gates.gate("cabo", "penalty.apply")
-    assert g is not None and g.citation == "art. 29" and g.council == "conselho"
-    assert "Conselho Municipal do Transporte Complementar" in gates.explain("cabo", "penalty.apply")
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("code", "body", "article"),
+    [
+        ("recife", "cdtc", "art. 39, §§ 1º a 3º"),
+        ("esteio", "cip", "Anexo I, art. 23"),
+        ("cabo", "council", "art. 29"),
+    ],
+)
+def test_penalty_judgements_are_the_bodies_own_acts_not_gates(code: str, body: str, article: str) -> None:
+    """Recife's CDTC (art. 39, § 1º), Esteio's CIP (Anexo II, art. 20) and Cabo's Conselho (art.
+    29) decide the penalties themselves, in the enforcement due process (pack `process.bodies`):
+    no gate asks them for a resolution besides, and no regulation gate waits for a service."""
+    from lotacao.core import law
+
+    bodies = {b["key"]: b for b in law.value(code, "process.bodies", D) or []}
+    assert body in bodies and article in bodies[body]["cite"]
+    for key in ("penalty.defence", "penalty.apply", "infraction.appeal", "regulation.issue"):
+        assert gates.gate(code, key) is None
+    assert gates.GATES["cabo"] == {}

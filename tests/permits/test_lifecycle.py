@@ -42,6 +42,13 @@ def _declare(holder: Any, line: Any, month: dt.date, passengers: int = 1000) -> 
     )
 
 
+def _fare_council(code: str, on: dt.date) -> int | None:
+    from lotacao.councils.testing import resolution_if_gated
+
+    found = resolution_if_gated(code, "fare.change", on)
+    return found.pk if found is not None else None
+
+
 def test_a_granted_permit_is_billed_and_a_revoked_one_not_the_month_after(make: Any) -> None:
     j = make.jurisdiction("recife")
     agency_value("recife", "fee.base.management", {"method": "passengers_x_fare"})
@@ -53,7 +60,7 @@ def test_a_granted_permit_is_billed_and_a_revoked_one_not_the_month_after(make: 
         valid_from=dt.date(2025, 1, 1),
         amount="4.00",
         act="Decreto nº 1/2025",
-        council_opinion="Parecer CMTT nº 1/2025",
+        resolution=_fare_council("recife", dt.date(2025, 1, 1)),
         reason="teste",
     )
     permit = make.permit(j, line=line)

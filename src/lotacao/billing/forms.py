@@ -123,11 +123,32 @@ class FareForm(forms.Form):
     reason = ReasonField(initial="Tarifa fixada pelo ato citado")
 
     def __init__(
-        self, *args: Any, lines: list[tuple[str, str]], studies: list[tuple[str, str]], **kwargs: Any
+        self,
+        *args: Any,
+        lines: list[tuple[str, str]],
+        studies: list[tuple[str, str]],
+        council: tuple[str, list[tuple[str, str]]] = ("", []),
+        **kwargs: Any,
     ):
         super().__init__(*args, **kwargs)
         _choices(self, "line", lines)
         _choices(self, "study", [("", "—"), *studies])
+        add_council_field(self, council)
+
+
+def add_council_field(form: forms.Form, council: tuple[str, list[tuple[str, str]]]) -> None:
+    """The council's resolution select where a law of the user's agencies submits the fare to a
+    council (the help says which and where; the choices come from the councils app)."""
+    help_text, choices = council
+    if not help_text:
+        return
+    form.fields["resolution"] = forms.ChoiceField(
+        label="Resolução do conselho",
+        choices=[("", "Nenhuma"), *choices],
+        required=False,
+        help_text=help_text,
+    )
+    form.fields["council_opinion"].label = "Observação sobre o parecer"
 
 
 class ReadjustmentForm(forms.Form):
@@ -138,9 +159,16 @@ class ReadjustmentForm(forms.Form):
     council_opinion = forms.CharField(label="Parecer do conselho", max_length=300, required=False)
     reason = ReasonField(initial="Reajuste tarifário")
 
-    def __init__(self, *args: Any, jurisdictions: list[tuple[str, str]], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        jurisdictions: list[tuple[str, str]],
+        council: tuple[str, list[tuple[str, str]]] = ("", []),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         _choices(self, "jurisdiction", jurisdictions)
+        add_council_field(self, council)
 
 
 STUDY_FIELDS = [

@@ -209,3 +209,19 @@ declare(
     doc="A conclusão do curso avisa a fiscalização de que o curso obrigatório foi cumprido; chamado "
     "com actor, requirement_id, completed_on, certificate e reason, dentro da transação da conclusão.",
 )
+declare(
+    "council_gate",
+    expected=("councils",),
+    doc="Uma decisão que a lei submete a um conselho, tomada num módulo que não conhece os conselhos "
+    "(a tarifa e o reajuste, na cobrança: Recife, art. 3º, § 1º; Esteio, art. 34), pede a resolução "
+    "que a autoriza; chamado com code, gate, on, resolution (o identificador da resolução ou None) e "
+    "otherwise, devolve a citação da resolução, None onde a lei não submete a decisão a um conselho, "
+    "ou recusa com ValidationError.",
+)
+declare(
+    "council_gate_choices",
+    expected=("councils",),
+    doc="O formulário dessa decisão pergunta as resoluções que ela pode citar; chamado com code, gate e "
+    "on, devolve (explicação, [(identificador, rótulo)]), com explicação vazia onde a lei não submete "
+    "a decisão a um conselho.",
+)

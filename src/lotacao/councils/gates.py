@@ -1,25 +1,39 @@
 """Decisions a law makes depend on a council, and the check that the act is there.
 
 GATES lists, per law code, each decision that the law submits to a council or commission, with
-the article that says so; only what the articles say is here:
+the article that says so, and that a service of this product takes (each calls `require`):
 
 - Recife (Lei 16.856/2003): the renewal of the permit "mediante aprovação do CMTT/Recife" (art.
-  2º); the creation of lines, their extinction, the change of the type and quantity of vehicles
-  and the remuneration model and fare policy "submetidos à Aprovação do CMTT/Recife" (art. 3º,
-  § 1º); the regulation, "ouvido o CMTT/Recife" (art. 49); the judgement of defences by the CDTC
-  (art. 39, § 1º). Art. 4º, parágrafo único (the viability study before a line is created) is the
-  Poder Público's own study, not a council's act; art. 47 only changes the CMTT's composition.
+  2º: permits' renewal, holder requests); the creation of lines, their extinction, the change of
+  the type and quantity of vehicles and the remuneration model and fare policy "submetidos à
+  Aprovação do CMTT/Recife" (art. 3º, § 1º: line versions, line extinction, service orders and
+  requests that change the fleet, the fare and its readjustments in billing). Art. 4º, parágrafo
+  único (the viability study before a line is created) is the Poder Público's own study, not a
+  council's act; art. 47 only changes the CMTT's composition.
 - Esteio (Lei 3.839/2004): line changes requested by operators or users, "a critério exclusivo da
-  SMOVT e do CMTT" (art. 26, parágrafo único); the fare, "ouvido previamente o CMTT" (art. 34);
-  the extinction for breach of contract, which the CMTT recommends to the Mayor (art. 46, § 3º,
-  a); the appeals against infraction notices, judged by the CIP (Anexo II, art. 20). Arts. 9º, III,
+  SMOVT e do CMTT" (art. 26, parágrafo único: line versions); the fare, "ouvido previamente o
+  CMTT" (art. 34: the fare and its readjustments in billing); the extinction for breach of
+  contract, which the CMTT recommends to the Mayor (art. 46, § 3º, a: delegation). Arts. 9º, III,
   23 and 32 give the CMTT and the quality commission general duties (quality control, periodic
   inspection, advice), not a decision that waits for them.
-- Cabo (Lei 2.019/2002): the Conselho expedites the infraction regulation (art. 26) and applies
-  the penalties (art. 29). Art. 8º ("participará da gestão") names no decision; art. 27 gives the
-  de-accreditation to the Prefeitura, not to the Conselho.
 - Maricá (Lei 2.627/2015) and Pernambuco (Lei 16.205/2017 as amended): no council; lines, fares
   and permits are the Executive's or the agency's acts alone (Maricá arts. 16, 17, 31).
+
+What is not a gate, and why:
+
+- The judgements of penalties are the bodies' own decisions, not decisions waiting for a
+  council's resolution: Recife's CDTC judges the defences (art. 39, § 1º), Esteio's CIP the
+  appeals against infraction notices (Anexo II, art. 20), Cabo's Conselho applies the penalties
+  (art. 29). The enforcement due process takes them as the judging bodies of the pack's
+  `process.bodies` and `process.instances`, in session, with members, quorum, votes and signed
+  minutes: the decision there is the body's act, and asking for a resolution besides would
+  record the same act twice.
+- The regulations: Recife's Executive regulates the law "ouvido o CMTT/Recife" (art. 49) and
+  Cabo's Conselho expedites the infraction regulation (art. 26). No service of this product
+  issues a regulation: the agency records the values a regulation fixed (agency values, citing
+  the act), and those values cite the regulation, not a decision taken here.
+- Cabo's art. 8º ("participará da gestão") names no decision; art. 27 gives the de-accreditation
+  to the Prefeitura, not to the Conselho.
 
 `require` is the one check every service calls.
 """
@@ -43,13 +57,11 @@ if TYPE_CHECKING:
 APPROVAL = "aprovacao"  # the council approves: only a favourable act opens the gate
 HEARING = "oitiva"  # the council is heard: any opinion it gave opens it
 RECOMMENDATION = "recomendacao"  # the council recommends: only a favourable one opens it
-DECISION = "decisao"  # the council decides: its act, whichever the outcome, is the decision
 
 KIND_PHRASES = {
     APPROVAL: "da aprovação",
     HEARING: "da oitiva",
     RECOMMENDATION: "da recomendação",
-    DECISION: "da decisão",
 }
 
 
@@ -107,24 +119,6 @@ GATES: dict[str, dict[str, Gate]] = {
             "pelo período de 06 (seis) anos, prorrogável por uma única vez e por igual prazo, "
             "mediante aprovação do CMTT/Recife",
         ),
-        Gate(
-            "regulation.issue",
-            "cmtt",
-            HEARING,
-            "O regulamento da lei",
-            "art. 49",
-            "O Poder Executivo, ouvido o CMTT/Recife, regulamentará esta Lei",
-        ),
-        Gate(
-            "penalty.defence",
-            "cdtc",
-            DECISION,
-            "O julgamento da defesa contra penalidade",
-            "art. 39, § 1º",
-            "Fica criada a Comissão Disciplinar do Transporte Complementar - CDTC, vinculada ao "
-            "CMTT/Recife, com a função de julgar as defesas dos permissionários do STCP/Recife "
-            "contra as penalidades impostas nesta Lei.",
-        ),
     ),
     "esteio": _table(
         Gate(
@@ -159,37 +153,8 @@ GATES: dict[str, dict[str, Gate]] = {
             "extinção da concessão ou permissão através de decreto",
             condition="quando a extinção decorre de descumprimento contratual",
         ),
-        Gate(
-            "infraction.appeal",
-            "cip",
-            DECISION,
-            "O julgamento do recurso contra a notificação de infração",
-            "Anexo II, art. 20",
-            "o autuado terá 15 (quinze) dias úteis para apresentar recurso junto à Comissão de "
-            "Julgamento de Infrações e Penalidades - CIP",
-        ),
     ),
-    "cabo": _table(
-        Gate(
-            "penalty.apply",
-            "conselho",
-            DECISION,
-            "A aplicação de penalidade",
-            "art. 29",
-            "Os infratores das normas estabelecidas nesta lei poderão recorrer no prazo de 10 (dez) "
-            "dias contados da aplicação pelo Conselho.",
-        ),
-        Gate(
-            "infractions.regulation",
-            "conselho",
-            DECISION,
-            "O regulamento das infrações",
-            "art. 26",
-            "As infrações punidas com multas serão classificadas em Leves, médias, Graves e "
-            "Gravíssimas, e serão definidas em regulamento próprio, expedido pelo Conselho "
-            "Municipal do Transporte complementar",
-        ),
-    ),
+    "cabo": {},
     "marica": {},
     "pernambuco": {},
 }
@@ -197,6 +162,9 @@ GATES: dict[str, dict[str, Gate]] = {
 
 def gate(jurisdiction_code: str, key: str) -> Gate | None:
     return GATES.get(jurisdiction_code, {}).get(key)
+
+
+_lookup = gate  # for the seams' functions, whose keyword `gate` hides the function
 
 
 def cite(jurisdiction_code: str, g: Gate) -> str:
@@ -287,3 +255,40 @@ def valid_resolutions(jurisdiction_code: str, gate_key: str, on: dt.date) -> Que
     if g.needs_favourable():
         qs = qs.filter(favorable=True)
     return qs.select_related("council").order_by("-dated_on", "-number")
+
+
+def require_by_id(
+    *, code: str, gate: str, on: dt.date, resolution: int | str | None, otherwise: str = ""
+) -> str | None:
+    """`require` for a module that only knows the resolution's id (core.providers "council_gate")."""
+    from .models import Resolution
+
+    if _lookup(code, gate) is None:
+        return None
+    found = None
+    if resolution not in (None, ""):
+        try:
+            pk = int(str(resolution))
+        except ValueError:
+            pk = 0
+        found = Resolution.unscoped.select_related("council").filter(pk=pk).first()
+        if found is None:
+            raise ValidationError("A resolução informada não foi encontrada.")
+    return require(code, gate, on, found, otherwise)
+
+
+def resolution_choices(
+    *, code: str, gate: str, on: dt.date | None = None
+) -> tuple[str, list[tuple[str, str]]]:
+    """What the law asks and the resolutions a form may offer (core.providers "council_gate_choices")."""
+    from .models import Resolution
+
+    g = _lookup(code, gate)
+    if g is None:
+        return "", []
+    qs = Resolution.unscoped.filter(jurisdiction_id=code, council__key=g.council, revoked_on__isnull=True)
+    qs = qs.filter(Q(gate=g.key) | Q(gate=""))
+    if on is not None:
+        qs = qs.filter(dated_on__lte=on)
+    rows = qs.select_related("council").order_by("-dated_on", "-number")
+    return explain(code, gate), [(str(r.pk), f"{r.citation} — {r.subject}") for r in rows]

@@ -102,6 +102,15 @@ def _accounts(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
         summary.created += 1
 
 
+def _fare_resolution(code: str, on: dt.date, line: str) -> int | None:
+    """The council's resolution on the fare where the law submits it to one (Recife art. 3º, § 1º;
+    Esteio art. 34)."""
+    from lotacao.demo import councils as demo_councils
+
+    found = demo_councils.resolution(code, "fare.change", on, f"Tarifa da linha {line}")
+    return found.pk if found is not None else None
+
+
 def _fares(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
     amount = FARES.get(jurisdiction.code)
     if amount is None:
@@ -118,7 +127,7 @@ def _fares(jurisdiction: Jurisdiction, today: dt.date, summary: Any) -> None:
             amount=amount,
             reduced_amount=Decimal(amount) / 2,
             act=f"Decreto de demonstração nº 10/{since.year}",
-            council_opinion="Parecer de demonstração",
+            resolution=_fare_resolution(jurisdiction.code, since, line.code),
             reason=REASON,
         )
         summary.created += 1

@@ -359,6 +359,8 @@ class ChangeRequestOut(Schema):
     act_date: dt.date | None
     effective_on: dt.date | None
     resolution_id: int | None
+    # the line's draft version an approved change of itinerary or stops led to, while it waits
+    draft_version: int | None = None
     law: str  # what the law says about the hearing (or the reading where it is silent)
     answers: list[LineRequestAnswerOut]
 
@@ -467,6 +469,7 @@ def _request_out(req: Any) -> dict[str, Any]:
         "act_date": req.act_date,
         "effective_on": req.effective_on,
         "resolution_id": req.resolution_id,
+        "draft_version": getattr(life.drafted_version(req), "number", None),
         "law": life.hearing_rule(req.jurisdiction_id, timezone.localdate()).text(),
         "answers": [
             {

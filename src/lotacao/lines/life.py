@@ -338,7 +338,9 @@ def decide(
     on: dt.date | None = None,
     resolution: Any = None,
 ) -> ChangeRequest:
-    """Approve or refuse the request, with the act; checked against the hearing the law requires."""
+    """Approve or refuse the request, with the act; checked against the hearing the law requires.
+    An approved change of itinerary or stops drafts the line's next version, linked to the request
+    (`services.draft_from_request`), which the clerk completes and approves."""
     day = _today(on)
     request = ChangeRequest.unscoped.select_for_update().get(pk=request.pk)
     change_states.require(request, "approve" if approve else "refuse")
@@ -370,12 +372,28 @@ def decide(
             gates.require(code, key, act_date, resolution, otherwise="sem ela o pedido não é aprovado")
         changes["effective_on"] = effective_on
         changes["resolution"] = resolution
-    return update_audited(
+    request = update_audited(
         actor=actor,
         instance=request,
         changes=changes,
         reason=reasons,
         action="line_request.approved" if approve else "line_request.refused",
+    )
+    if approve:  # a change of itinerary or stops continues as a draft version of the line
+        from lotacao.lines.services import draft_from_request
+
+        draft_from_request(actor=actor, request=request, on=day)
+    return request
+
+
+def drafted_version(request: ChangeRequest) -> Any:
+    """The draft version an approved request led to, while it waits for approval (else None)."""
+    from lotacao.lines.models import LineVersion
+
+    return (
+        LineVersion.unscoped.filter(change_request=request, status=LineVersion.Status.DRAFT)
+        .order_by("-number")
+        .first()
     )
 
 

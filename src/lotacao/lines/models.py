@@ -67,6 +67,14 @@ class LineVersion(TenantModel):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     checks = models.JSONField("verificações da lei", default=list, blank=True)
+    change_request = models.ForeignKey(
+        "ChangeRequest",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="versions",
+        verbose_name="pedido de alteração que a originou",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     holder_path: ClassVar[str | None] = None

@@ -130,6 +130,86 @@ def draft_version(
 
 
 @transaction.atomic
+def draft_from_request(*, actor: Any, request: Any, on: dt.date) -> LineVersion | None:
+    """The draft version an approved change of itinerary or stops leads to (lines.life.decide).
+
+    The request holds the change in words (`proposal`), not as a drawn itinerary: the draft
+    copies the line's version in force on the change's date (or its latest approved one) — type,
+    grounds, region, terminals, itinerary and stops — and carries the request's words in its
+    description and its study, linked to the request; the clerk redraws what changes (a new
+    version from this one) and approves it with the act. The law's checks are run and recorded
+    as for any draft, not refused here: the approval refuses what fails (`approve_version`).
+    Timetable and fleet changes are made by a service order, the creation of a line by its
+    registration and first version, and the end of a line by `life.end_line`: none drafts here.
+    None when the kind drafts nothing or the line has no approved version to start from."""
+    from lotacao.lines.models import ChangeRequest
+
+    kinds = (ChangeRequest.Kind.ITINERARY, ChangeRequest.Kind.STOPS)
+    if request.kind not in kinds or request.line_id is None:
+        return None
+    line = Line.unscoped.get(pk=request.line_id)
+    day = request.effective_on or on
+    base = (
+        version_in_force(line, day)
+        or LineVersion.unscoped.filter(line=line, status=LineVersion.Status.APPROVED)
+        .order_by("-number")
+        .first()
+    )
+    if base is None:
+        return None
+    code = line.jurisdiction_id
+    stops = list(Stop.unscoped.filter(version=base).order_by("sequence"))
+    plain = [{"name": s.name, "lat": s.lat, "lon": s.lon} for s in stops]
+    findings = checks.version_findings(code, day, shape=base.shape, grounds=base.grounds, region=base.region)
+    network = busnet.network_for(code)
+    findings += checks.stop_findings(code, day, itinerary=base.itinerary, stops=plain, network=network)
+    findings += checks.bus_road_findings(code, day, itinerary=base.itinerary, network=network)
+    asked = f"Pedido nº {request.number} ({lower_first(request.get_kind_display())}): {request.proposal}"
+    description = f"{asked}\n\n{base.description}".strip() if base.description else asked
+    Line.unscoped.select_for_update().filter(pk=line.pk).first()  # numbers versions one at a time
+    number = (LineVersion.unscoped.filter(line=line).aggregate(n=Max("number"))["n"] or 0) + 1
+    version = create_audited(
+        actor=actor,
+        instance=LineVersion(
+            jurisdiction_id=code,
+            line=line,
+            number=number,
+            shape=base.shape,
+            grounds=list(base.grounds),
+            region=base.region,
+            origin=base.origin,
+            destination=base.destination,
+            itinerary=base.itinerary,
+            description=description,
+            study=(request.study or base.study)[:300],
+            checks=[f.as_dict() for f in findings],
+            change_request=request,
+        ),
+        reason=(
+            f"Rascunho da versão {number} a partir da versão {base.number}, para o pedido nº "
+            f"{request.number} aprovado ({request.act})."
+        ),
+        action="line_version.drafted",
+    )
+    Stop.unscoped.bulk_create(
+        [
+            Stop(
+                jurisdiction_id=code,
+                version=version,
+                sequence=s.sequence,
+                name=s.name,
+                lat=s.lat,
+                lon=s.lon,
+                kind=s.kind,
+                wheelchair=s.wheelchair,
+            )
+            for s in stops
+        ]
+    )
+    return version
+
+
+@transaction.atomic
 def approve_version(
     *,
     actor: Any,
@@ -144,12 +224,16 @@ def approve_version(
 
     Where the law submits the creation (version 1) or the change (later versions) of a line to a
     council (councils.gates: Recife art. 3º, § 1º; Esteio art. 26, parágrafo único), the
-    council's `resolution` is required and cited in the act and the audit record."""
+    council's `resolution` is required and cited in the act and the audit record; a version drafted
+    from an approved change request (`draft_from_request`) cites, when none is given, the
+    resolution that approved the request."""
     _reason(reason)
     version = LineVersion.unscoped.select_for_update().get(pk=version.pk)
     code = version.jurisdiction_id
     if version.status != LineVersion.Status.DRAFT:
         raise ValidationError(f"A versão {version.number} da linha {version.line.code} já foi aprovada.")
+    if resolution is None and version.change_request_id is not None:
+        resolution = version.change_request.resolution if version.change_request else None
     gate = "line.create" if version.number == 1 else "line.change"
     cited = gates.require(
         code, gate, approved_on, resolution, otherwise=f"A linha {version.line.code} continua rascunho."

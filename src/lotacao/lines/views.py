@@ -282,12 +282,22 @@ class Approve(LineView):
         rule, cite = lines_law.approval(line.jurisdiction_id, timezone.localdate())
         text = f"{rule.get('act', 'Ato do órgão gestor')} ({cite})" if rule else ""
         today = timezone.localdate()
+        initial: dict[str, Any] = {"approved_on": today, "valid_from": today}
+        asked = drafts[0].change_request if drafts and drafts[0].change_request_id else None
+        if asked is not None:  # drafted from an approved request: its act, date and resolution
+            initial.update(
+                version=drafts[0].number,
+                act=asked.act,
+                approved_on=asked.act_date or today,
+                valid_from=asked.effective_on or today,
+                resolution=asked.resolution_id,
+            )
         return ApproveForm(
             data,
             versions=drafts,
             help_text=text,
             code=line.jurisdiction_id,
-            initial={"approved_on": today, "valid_from": today},
+            initial=initial,
         )
 
     def _render(self, request: HttpRequest, line: Line, form: Any, status: int = 200) -> HttpResponse:

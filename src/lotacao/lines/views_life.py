@@ -197,6 +197,7 @@ class RequestDetail(LoginRequiredMixin, View):
             "buttons": buttons,
             "can_edit": permissions.allowed(access, code, ROLES),
             "can_decide": permissions.allowed(access, code, DECIDERS),
+            "draft": life.drafted_version(req),
             "events": history(req).select_related("actor")[:100],
         }
         return render(request, "lines/request.html", context, status=status)
@@ -220,6 +221,9 @@ class RequestDetail(LoginRequiredMixin, View):
                 form_errors(form, error)
             else:
                 messages.success(request, text)
+                draft = life.drafted_version(req) if step == "decide" else None
+                if draft is not None:  # the clerk continues in the version's screen
+                    return HttpResponseRedirect(reverse("lines:approve", args=[draft.line_id]))
                 return HttpResponseRedirect(request_url(req))
         return self._render(request, req, forms, status=422)
 
@@ -262,6 +266,12 @@ class RequestDetail(LoginRequiredMixin, View):
             effective_on=data.get("effective_on"),
             resolution=data.get("resolution"),
         )
+        draft = life.drafted_version(done)
+        if draft is not None:
+            return (
+                f"Pedido {lower_first(done.get_status_display())}. A versão {draft.number} da linha foi "
+                "criada como rascunho com a mudança pedida: redesenhe o que muda e aprove-a."
+            )
         return f"Pedido {lower_first(done.get_status_display())}."
 
 

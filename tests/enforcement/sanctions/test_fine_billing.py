@@ -278,6 +278,7 @@ def test_recife_readjustment_gives_vb_54_on_a_notice_of_that_day_and_50_the_day_
     """Issue 13, from art. 36, § 1º (and art. 25, § 3º): +8 % from 01/01/2027 → Vb R$ 54,00 on a
     notice dated that day, R$ 50,00 the day before; the fine's Charge in billing follows."""
     from lotacao.billing.fares import services as fares
+    from lotacao.councils.testing import resolution_for
     from lotacao.enforcement.reading import base_fine_words
     from tests.enforcement.scenario_walk import Walk, _person_holder
 
@@ -288,7 +289,7 @@ def test_recife_readjustment_gives_vb_54_on_a_notice_of_that_day_and_50_the_day_
         valid_from=day,
         percent="8",
         act="Decreto nº 100/2026 (reajuste tarifário)",
-        council_opinion="Parecer CMTT nº 9/2026",
+        resolution=resolution_for("recife", "fare.change", day).pk,
         reason="reajuste",
     )
     o = world.objects["recife"]

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from lotacao.audit.services import create_audited, record, snapshot, update_audited
 from lotacao.billing.fares.models import FareAct, FareStudy, Readjustment
-from lotacao.core import law
+from lotacao.core import law, providers
 from lotacao.core.formats import br_date, brl
 from lotacao.core.models import AgencyValue, Jurisdiction
 from lotacao.registry.models import Line
@@ -48,11 +48,46 @@ def _decimal(value: Any, label: str) -> Decimal:
     return number
 
 
+FARE_GATE = "fare.change"
+
+
 def _council_required(code: str, on: dt.date) -> tuple[bool, str]:
     found = law.entry(code, "fare.council_opinion", on)
     if found is None or found.status != "value":
         return False, ""
     return bool(found.value), str(found.citation)
+
+
+def fare_council(code: str, on: dt.date) -> tuple[str, list[tuple[str, str]]]:
+    """What the law submits to the council about the fare, and the resolutions a form may cite
+    (empty where the law of `code` has no council over the fare on `on`)."""
+    required, _cite = _council_required(code, on)
+    if not required:
+        return "", []
+    ((_name, choices),) = providers.providers("council_gate_choices")
+    found: tuple[str, list[tuple[str, str]]] = choices(code=code, gate=FARE_GATE, on=None)
+    return found
+
+
+def _council_opinion(
+    code: str, on: dt.date, resolution: int | str | None, note: str, what: str, otherwise: str
+) -> tuple[str, str]:
+    """The opinion to store: the council's resolution cited where the law submits the fare to it
+    (Recife art. 3º, § 1º: approval by the CMTT/Recife; Esteio art. 34: the CMTT heard first),
+    checked by councils.gates through the seam; else the free note. Raises when it is missing.
+    Returns the opinion and the resolution's citation ("" when none is cited)."""
+    required, cite = _council_required(code, on)
+    if not required:
+        return note.strip(), ""
+    ((_name, check),) = providers.providers("council_gate")
+    cited = check(code=code, gate=FARE_GATE, on=on, resolution=resolution, otherwise=otherwise)
+    if cited is None:  # the pack asks for the council but no gate names it: the free note
+        if not note.strip():
+            raise ValidationError(f"A lei exige o parecer do conselho {what} ({cite}).")
+        return note.strip(), ""
+    extra = note.strip()
+    opinion = f"{cited} — {extra}"[:300] if extra and extra not in cited else str(cited)
+    return opinion, str(cited)
 
 
 @transaction.atomic
@@ -67,9 +102,11 @@ def set_fare(
     reduced_amount: Decimal | str | None = None,
     council_opinion: str = "",
     study: FareStudy | None = None,
+    resolution: int | str | None = None,
 ) -> FareAct:
-    """The fare of `line` from `valid_from`, citing the act (and the council's opinion where the
-    law requires one); a study, when given, must be concluded (its values frozen)."""
+    """The fare of `line` from `valid_from`, citing the act and, where the law submits the fare
+    to a council, the council's `resolution` (its id), cited in the fare and the audit record; a
+    study, when given, must be concluded (its values frozen)."""
     code = line.jurisdiction_id
     value = _decimal(amount, "Valor da tarifa").quantize(CENT, ROUND_HALF_UP)
     if value <= 0:
@@ -81,9 +118,14 @@ def set_fare(
             raise ValidationError("A tarifa com desconto deve estar entre zero e a tarifa inteira.")
     if not act.strip():
         raise ValidationError("Cite o ato que fixou a tarifa (decreto ou portaria).")
-    required, cite = _council_required(code, valid_from)
-    if required and not council_opinion.strip():
-        raise ValidationError(f"A lei exige o parecer do conselho antes de fixar a tarifa ({cite}).")
+    opinion, cited = _council_opinion(
+        code,
+        valid_from,
+        resolution,
+        council_opinion,
+        "antes de fixar a tarifa",
+        f"A tarifa da linha {line.code} não foi registrada.",
+    )
     if study is not None and (study.jurisdiction_id != code or study.status != FareStudy.Status.FROZEN):
         raise ValidationError("O estudo tarifário citado deve ser desta jurisdição e estar concluído.")
     if FareAct.unscoped.filter(line=line, valid_from=valid_from, annulled_at__isnull=True).exists():
@@ -97,9 +139,11 @@ def set_fare(
         amount=value,
         reduced_amount=reduced,
         act=act.strip(),
-        council_opinion=council_opinion.strip(),
+        council_opinion=opinion,
         study=study,
     )
+    if cited:
+        reason = f"{reason.strip()} Conselho: {cited}."
     return create_audited(actor=actor, instance=fare, reason=reason, action="fare.set")
 
 
@@ -145,16 +189,26 @@ def record_readjustment(
     act: str,
     reason: str,
     council_opinion: str = "",
+    resolution: int | str | None = None,
 ) -> Readjustment:
+    """A fare readjustment from `valid_from`; where the law submits the fare to a council, its
+    `resolution` (id) is required and cited, as for `set_fare`."""
     code = jurisdiction.code
     rate = _decimal(percent, "Percentual de reajuste")
     if rate <= -100:
         raise ValidationError("O percentual de reajuste deve ser maior que -100%.")
     if not act.strip():
         raise ValidationError("Cite o ato do reajuste tarifário.")
-    required, cite = _council_required(code, valid_from)
-    if required and not council_opinion.strip():
-        raise ValidationError(f"A lei exige o parecer do conselho para alterar a tarifa ({cite}).")
+    opinion, cited = _council_opinion(
+        code,
+        valid_from,
+        resolution,
+        council_opinion,
+        "para alterar a tarifa",
+        "O reajuste não foi registrado.",
+    )
+    if cited:
+        reason = f"{reason.strip()} Conselho: {cited}."
     if Readjustment.unscoped.filter(jurisdiction=jurisdiction, valid_from=valid_from).exists():
         raise ValidationError(f"Já há reajuste registrado em {br_date(valid_from)}.")
     names = law.value(code, "fare.readjusted_parameters", valid_from) or []
@@ -166,7 +220,7 @@ def record_readjustment(
         valid_from=valid_from,
         percent=rate,
         act=act.strip(),
-        council_opinion=council_opinion.strip(),
+        council_opinion=opinion,
         applied=[a for a in applied if a is not None],
     )
     row = create_audited(actor=actor, instance=row, reason=reason, action="readjustment.recorded")

@@ -27,6 +27,21 @@ def _lines(request: HttpRequest) -> list[tuple[str, str]]:
     ]
 
 
+def _council(request: HttpRequest) -> tuple[str, list[tuple[str, str]]]:
+    """What the laws of the user's agencies submit to a council about the fare, and the
+    resolutions that may be cited (each labelled with its agency when there are several)."""
+    places = jurisdictions(request, permissions.MANAGER)
+    helps: list[str] = []
+    choices: list[tuple[str, str]] = []
+    for code, name in places:
+        help_text, rows = services.fare_council(code, today())
+        if help_text and help_text not in helps:
+            helps.append(help_text)
+        prefix = f"{name}: " if len(places) > 1 else ""
+        choices += [(pk, f"{prefix}{label}") for pk, label in rows]
+    return " ".join(helps), choices
+
+
 def _studies(request: HttpRequest) -> list[tuple[str, str]]:
     return [(str(s.pk), str(s)) for s in FareStudy.objects.filter(status=FareStudy.Status.FROZEN)]
 
@@ -42,7 +57,11 @@ class FareList(LoginRequiredMixin, View):
                 "fares": FareAct.objects.select_related("line")[:300],
                 "readjustments": Readjustment.objects.all()[:50],
                 "form": form
-                or (FareForm(lines=_lines(request), studies=_studies(request)) if manager else None),
+                or (
+                    FareForm(lines=_lines(request), studies=_studies(request), council=_council(request))
+                    if manager
+                    else None
+                ),
             },
         )
 
@@ -50,7 +69,9 @@ class FareList(LoginRequiredMixin, View):
         return self.render(request)
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        form = FareForm(request.POST, lines=_lines(request), studies=_studies(request))
+        form = FareForm(
+            request.POST, lines=_lines(request), studies=_studies(request), council=_council(request)
+        )
         if form.is_valid():
             data = form.cleaned_data
             line = Line.objects.get(pk=int(data["line"]))
@@ -67,6 +88,7 @@ class FareList(LoginRequiredMixin, View):
                     reduced_amount=data["reduced_amount"],
                     act=data["act"],
                     council_opinion=data["council_opinion"],
+                    resolution=data.get("resolution") or None,
                     study=study,
                     reason=data["reason"],
                 ),
@@ -95,7 +117,7 @@ class ReadjustmentNew(LoginRequiredMixin, View):
             "billing/form.html",
             {
                 "title": "Registrar reajuste tarifário",
-                "form": form or ReadjustmentForm(jurisdictions=places),
+                "form": form or ReadjustmentForm(jurisdictions=places, council=_council(request)),
                 "button": "Registrar reajuste",
                 "help": "Onde a lei manda corrigir taxas e o valor base das multas pelo reajuste, os valores "
                 "corrigidos passam a valer na mesma data.",
@@ -106,7 +128,9 @@ class ReadjustmentNew(LoginRequiredMixin, View):
         return self.render(request)
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        form = ReadjustmentForm(request.POST, jurisdictions=jurisdictions(request, permissions.MANAGER))
+        form = ReadjustmentForm(
+            request.POST, jurisdictions=jurisdictions(request, permissions.MANAGER), council=_council(request)
+        )
         if form.is_valid():
             data = form.cleaned_data
             jurisdiction = Jurisdiction.objects.get(code=data["jurisdiction"])
@@ -120,6 +144,7 @@ class ReadjustmentNew(LoginRequiredMixin, View):
                     percent=data["percent"],
                     act=data["act"],
                     council_opinion=data["council_opinion"],
+                    resolution=data.get("resolution") or None,
                     reason=data["reason"],
                 ),
                 "Reajuste registrado.",

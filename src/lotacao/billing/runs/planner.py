@@ -220,9 +220,7 @@ def _plan_rate_fee(plan: Plan, fee: str, existing: set[str]) -> None:
         "holder_id", "line_id", "line__code", "month", "revenue", "full_passengers", "reduced_passengers"
     )
     for holder_id, line_id, line_code, month, revenue, full, reduced in rows.iterator(chunk_size=5000):
-        decl = _Declaration(
-            holder_id, names[holder_id], line_id, line_code, month, revenue, full, reduced
-        )
+        decl = _Declaration(holder_id, names[holder_id], line_id, line_code, month, revenue, full, reduced)
         declared.add(decl.holder_id)
         key = f"run:{period:%Y-%m}:{fee}:{decl.holder_id}:{decl.line_id}"
         if key in existing:
