@@ -15,7 +15,9 @@ from tests.authorizations.conftest import TODAY, turn_on, vehicle
 pytestmark = pytest.mark.django_db
 
 
-def test_the_setting_off_says_so_and_creates_nothing(world: Any, client: Any, gestor: Any, person: Any) -> None:
+def test_the_setting_off_says_so_and_creates_nothing(
+    world: Any, client: Any, gestor: Any, person: Any
+) -> None:
     client.force_login(gestor)
     page = client.get("/autorizacoes/").content.decode()
     assert "não ativou o cadastro de autorizações" in page
@@ -46,7 +48,12 @@ def test_esteio_requests_and_grants_through_the_screens(
     car = vehicle("ESC2A02", category="van")
     form = client.get("/autorizacoes/nova/").content.decode()
     assert "Transporte escolar" in form and 'type="date"' in form
-    data = {"kind": "school", "holder": f"p{person.pk}", "vehicle": car.pk, "requested_on": TODAY().isoformat()}
+    data = {
+        "kind": "school",
+        "holder": f"p{person.pk}",
+        "vehicle": car.pk,
+        "requested_on": TODAY().isoformat(),
+    }
     answer = client.post("/autorizacoes/nova/", data)
     assert answer.status_code == 302, answer.content.decode()[:2000]
     row = Authorization.objects.get(vehicle=car)
@@ -56,7 +63,13 @@ def test_esteio_requests_and_grants_through_the_screens(
     empty = client.post(url, {"acao": "grant", "number": "", "act": "", "starts_on": ""})
     assert empty.status_code == 422
     granted = client.post(
-        url, {"acao": "grant", "number": "ESC-1/2026", "act": "Portaria SMOVT nº 2/2026", "starts_on": TODAY().isoformat()}
+        url,
+        {
+            "acao": "grant",
+            "number": "ESC-1/2026",
+            "act": "Portaria SMOVT nº 2/2026",
+            "starts_on": TODAY().isoformat(),
+        },
     )
     assert granted.status_code == 302
     page = client.get(url).content.decode()

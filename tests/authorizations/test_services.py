@@ -30,7 +30,9 @@ def _grant(gestor: Any, row: Authorization, number: str = "TX-10/2026") -> Autho
     )
 
 
-def test_esteio_walks_request_grant_suspension_revocation(world: Any, esteio: None, gestor: Any, person: Any) -> None:
+def test_esteio_walks_request_grant_suspension_revocation(
+    world: Any, esteio: None, gestor: Any, person: Any
+) -> None:
     car = vehicle("TAX1A11")
     row = _request(gestor, person, car)
     assert row.status == S.REQUESTED
@@ -39,25 +41,36 @@ def test_esteio_walks_request_grant_suspension_revocation(world: Any, esteio: No
     assert row.valid_until == TODAY().replace(year=TODAY().year + 1) - dt.timedelta(days=1)
     assert "Decreto municipal nº 9/2020" in row.validity_citation
     assert services.valid_for_vehicle(car, TODAY()) == row
-    row = services.suspend(actor=gestor, authorization=row, act="Portaria 5", reasons="Taxímetro sem aferição.")
+    row = services.suspend(
+        actor=gestor, authorization=row, act="Portaria 5", reasons="Taxímetro sem aferição."
+    )
     assert row.status == S.SUSPENDED and services.valid_for_vehicle(car, TODAY()) is None
     row = services.revoke(actor=gestor, authorization=row, act="Portaria 6", reasons="Reincidência.")
     assert row.status == S.REVOKED and row.ended_on == TODAY()
     actions = list(AuditEvent.objects.filter(object_id=str(row.pk)).values_list("action", flat=True))
-    for action in ("authorization.requested", "authorization.granted", "authorization.suspended", "authorization.revoked"):
+    for action in (
+        "authorization.requested",
+        "authorization.granted",
+        "authorization.suspended",
+        "authorization.revoked",
+    ):
         assert action in actions
     with pytest.raises(ValidationError, match="a autorização foi cassada"):
         services.reinstate(actor=gestor, authorization=row, reasons="engano")
 
 
-def test_it_refuses_a_vehicle_bound_to_a_live_permit(world: Any, esteio: None, gestor: Any, person: Any) -> None:
+def test_it_refuses_a_vehicle_bound_to_a_live_permit(
+    world: Any, esteio: None, gestor: Any, person: Any
+) -> None:
     bound = world.objects["esteio"]["registry.vehicle"]  # the world's permit runs with it
     with pytest.raises(ValidationError, match="vinculado à Permissão"):
         _request(gestor, person, bound, kind="school")
     assert not Authorization.objects.filter(vehicle=bound).exists()
 
 
-def test_it_refuses_a_vehicle_of_another_authorization(world: Any, esteio: None, gestor: Any, person: Any) -> None:
+def test_it_refuses_a_vehicle_of_another_authorization(
+    world: Any, esteio: None, gestor: Any, person: Any
+) -> None:
     car = vehicle("TAX1A12")
     _grant(gestor, _request(gestor, person, car))
     with pytest.raises(ValidationError, match="já está na Autorização TX-10/2026"):
@@ -65,10 +78,14 @@ def test_it_refuses_a_vehicle_of_another_authorization(world: Any, esteio: None,
     assert Authorization.objects.filter(vehicle=car).count() == 1
 
 
-def test_art_52_refuses_a_two_door_taxi_at_replacement(world: Any, esteio: None, gestor: Any, person: Any) -> None:
+def test_art_52_refuses_a_two_door_taxi_at_replacement(
+    world: Any, esteio: None, gestor: Any, person: Any
+) -> None:
     first = _grant(gestor, _request(gestor, person, vehicle("TAX1A13")))
     two_doors = vehicle("TAX1A14", doors=2)
-    with pytest.raises(ValidationError, match="Na substituição do veículo do táxi, o novo veículo deve ter 4 portas"):
+    with pytest.raises(
+        ValidationError, match="Na substituição do veículo do táxi, o novo veículo deve ter 4 portas"
+    ):
         _request(gestor, person, two_doors, replaces=first)
     assert not Authorization.objects.filter(vehicle=two_doors).exists()
     four = vehicle("TAX1A15")
@@ -94,7 +111,9 @@ def test_art_52_keeps_two_door_taxis_acquired_before_the_regulation(
     assert _request(gestor, person, school, kind="school").kind == "school"  # doors are the taxi's rule
 
 
-def test_it_refuses_a_kind_the_agency_did_not_turn_on(world: Any, esteio: None, gestor: Any, person: Any) -> None:
+def test_it_refuses_a_kind_the_agency_did_not_turn_on(
+    world: Any, esteio: None, gestor: Any, person: Any
+) -> None:
     from lotacao.core.models import Jurisdiction
 
     Jurisdiction.objects.filter(pk="esteio").update(authorize_chartered=False)
@@ -136,7 +155,11 @@ def test_conditions_fare_and_boarding(world: Any, esteio: None, gestor: Any, per
     assert "ainda não foram informados" in conditions(taxi)["fare"]["missing"]
     set_value("esteio", "authorization.taxi_fare", {"flag_fall": "5.20", "per_km": "3.10"})
     fare = conditions(taxi)["fare"]
-    assert fare["words"].replace("\xa0", " ").startswith("bandeirada inicial de R$ 5,20 e R$ 3,10 por quilômetro rodado")
+    assert (
+        fare["words"]
+        .replace("\xa0", " ")
+        .startswith("bandeirada inicial de R$ 5,20 e R$ 3,10 por quilômetro rodado")
+    )
     assert "Decreto municipal nº 9/2020" in fare["citation"]
     assert conditions(taxi)["boarding"] == ""
     school = _request(gestor, person, vehicle("ESC1A23", category="van"), kind="school")

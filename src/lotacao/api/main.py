@@ -18,8 +18,8 @@ from ninja.errors import ValidationError as InputError
 from lotacao.api.auth import AUTH
 from lotacao.api.bounds import bound_operations
 from lotacao.api.openapi import LotacaoOpenAPISchema
-from lotacao.billing import api as billing_api
 from lotacao.authorizations import api as authorizations_api
+from lotacao.billing import api as billing_api
 from lotacao.chartering import api as chartering_api
 from lotacao.core.problems import problem, refused
 from lotacao.councils import api as councils_api

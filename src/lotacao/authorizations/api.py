@@ -80,9 +80,7 @@ def _out(row: Authorization) -> ServiceAuthorizationOut:
     words: list[str] = []
     fare = found["fare"]
     if fare:
-        words.append(
-            f"Tarifa do táxi: {fare.get('words') or fare.get('missing')} ({fare['citation']})."
-        )
+        words.append(f"Tarifa do táxi: {fare.get('words') or fare.get('missing')} ({fare['citation']}).")
     words.extend(w for w in (found["boarding"], found["doors"]) if w)
     return ServiceAuthorizationOut(
         id=row.pk,
@@ -109,7 +107,9 @@ def list_authorizations(request: HttpRequest) -> list[ServiceAuthorizationOut]:
     applies = [c for c in codes if rules.applies(c, today)]
     if not applies:
         raise HttpError(404, rules.off_message(codes[0], today) if codes else "Não encontrado.")
-    rows = Authorization.objects.filter(jurisdiction_id__in=applies).select_related("person", "company", "vehicle")
+    rows = Authorization.objects.filter(jurisdiction_id__in=applies).select_related(
+        "person", "company", "vehicle"
+    )
     return [_out(r) for r in rows[:300]]
 
 
@@ -132,9 +132,7 @@ def request_authorization(
         raise HttpError(409, rules.off_message(code, timezone.localdate()))
     person = Person.objects.filter(pk=payload.person_id).first() if payload.person_id else None
     company = Company.objects.filter(pk=payload.company_id).first() if payload.company_id else None
-    replaces = (
-        Authorization.objects.filter(pk=payload.replaces_id).first() if payload.replaces_id else None
-    )
+    replaces = Authorization.objects.filter(pk=payload.replaces_id).first() if payload.replaces_id else None
     row = services.request_authorization(
         actor=request.user,
         jurisdiction_code=code,
@@ -156,7 +154,11 @@ def grant_authorization(
     row = get_object_or_404(Authorization.objects.all(), pk=authorization_id)
     _roles(request, row.jurisdiction_id, permissions.DECIDE_ROLES)
     services.grant(
-        actor=request.user, authorization=row, number=payload.number, act=payload.act, starts_on=payload.starts_on
+        actor=request.user,
+        authorization=row,
+        number=payload.number,
+        act=payload.act,
+        starts_on=payload.starts_on,
     )
     return _out(Authorization.objects.select_related("person", "company", "vehicle").get(pk=row.pk))
 
@@ -172,7 +174,11 @@ def decide_authorization(
         services.refuse(actor=request.user, authorization=row, reasons=payload.reasons, act=payload.act)
     elif payload.decision == "suspend":
         services.suspend(
-            actor=request.user, authorization=row, act=payload.act, reasons=payload.reasons, until=payload.until
+            actor=request.user,
+            authorization=row,
+            act=payload.act,
+            reasons=payload.reasons,
+            until=payload.until,
         )
     elif payload.decision == "reinstate":
         services.reinstate(actor=request.user, authorization=row, reasons=payload.reasons)

@@ -54,7 +54,10 @@ class Authorization(TenantModel):
         verbose_name="pessoa jurídica",
     )
     vehicle = models.ForeignKey(
-        "registry.Vehicle", on_delete=models.PROTECT, related_name="service_authorizations", verbose_name="veículo"
+        "registry.Vehicle",
+        on_delete=models.PROTECT,
+        related_name="service_authorizations",
+        verbose_name="veículo",
     )
     vehicle_acquired_on = models.DateField("veículo adquirido em", null=True, blank=True)
     replaces = models.ForeignKey(

@@ -34,7 +34,7 @@ FARE = "authorization.taxi_fare"
 DOORS = "authorization.replacement_doors_min"
 REGULATION = "authorization.regulation_date"
 NO_FARE = "authorization.no_boarding_fare"
-SETTING = {
+SETTING: dict[str, str] = {
     Authorization.Kind.TAXI_COMMON: "authorize_taxi_common",
     Authorization.Kind.TAXI_SPECIAL: "authorize_taxi_special",
     Authorization.Kind.SCHOOL: "authorize_school",

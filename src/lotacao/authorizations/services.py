@@ -106,12 +106,13 @@ def check_doors(
         )
     if acquired_on >= regulation:
         raise ValidationError(
-            f"O veículo {vehicle} tem {vehicle.doors} portas e foi adquirido em {br_date(acquired_on)}, depois "
-            f"da regulamentação da lei ({br_date(regulation)}): o táxi deve ter {minimum} portas ({citation})."
+            f"O veículo {vehicle} tem {vehicle.doors} portas e foi adquirido em {br_date(acquired_on)}, "
+            f"depois da regulamentação da lei ({br_date(regulation)}): o táxi deve ter {minimum} portas "
+            f"({citation})."
         )
     return (
-        f"Veículo de {vehicle.doors} portas adquirido em {br_date(acquired_on)}, antes da regulamentação da lei "
-        f"({br_date(regulation)}): continua incluído ({citation})."
+        f"Veículo de {vehicle.doors} portas adquirido em {br_date(acquired_on)}, antes da regulamentação "
+        f"da lei ({br_date(regulation)}): continua incluído ({citation})."
     )
 
 
@@ -153,7 +154,9 @@ def request_authorization(
     rules.require_kind(code, kind, on)
     reason = _text(reason, "Informe o motivo.")
     if (person is None) == (company is None):
-        raise ValidationError("Escolha o autorizatário: uma pessoa física ou uma pessoa jurídica do cadastro.")
+        raise ValidationError(
+            "Escolha o autorizatário: uma pessoa física ou uma pessoa jurídica do cadastro."
+        )
     party: Any = person or company
     if party.jurisdiction_id != code or vehicle.jurisdiction_id != code:
         raise ValidationError("O autorizatário e o veículo devem estar no cadastro desta jurisdição.")
@@ -164,7 +167,10 @@ def request_authorization(
             raise ValidationError("Só se substitui o veículo de uma autorização em vigor ou suspensa.")
         if replaces.kind != kind:
             raise ValidationError("A substituição do veículo mantém o serviço da autorização substituída.")
-        if (replaces.person_id, replaces.company_id) != (getattr(person, "pk", None), getattr(company, "pk", None)):
+        if (replaces.person_id, replaces.company_id) != (
+            getattr(person, "pk", None),
+            getattr(company, "pk", None),
+        ):
             raise ValidationError("A substituição do veículo é pedida pelo próprio autorizatário.")
         if replaces.vehicle_id == vehicle.pk:
             raise ValidationError("Na substituição, escolha o novo veículo (diferente do atual).")

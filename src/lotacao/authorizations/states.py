@@ -25,10 +25,14 @@ CLERKS = ("gestor", "atendente")
 DECIDERS = ("gestor",)
 
 TRANSITIONS: tuple[Transition, ...] = (
-    Transition("grant", "Conceder a autorização", "conceder a autorização", DECIDERS, (S.REQUESTED,), S.GRANTED),
+    Transition(
+        "grant", "Conceder a autorização", "conceder a autorização", DECIDERS, (S.REQUESTED,), S.GRANTED
+    ),
     Transition("refuse", "Indeferir o pedido", "indeferir o pedido", DECIDERS, (S.REQUESTED,), S.REFUSED),
     Transition("suspend", "Suspender", "suspender a autorização", DECIDERS, (S.GRANTED,), S.SUSPENDED),
-    Transition("reinstate", "Encerrar a suspensão", "encerrar a suspensão", DECIDERS, (S.SUSPENDED,), S.GRANTED),
+    Transition(
+        "reinstate", "Encerrar a suspensão", "encerrar a suspensão", DECIDERS, (S.SUSPENDED,), S.GRANTED
+    ),
     Transition("revoke", "Cassar", "cassar a autorização", DECIDERS, (S.GRANTED, S.SUSPENDED), S.REVOKED),
     Transition(
         "withdraw",
@@ -39,7 +43,13 @@ TRANSITIONS: tuple[Transition, ...] = (
         S.WITHDRAWN,
     ),
     Transition(
-        "expire", "Registrar vencimento", "registrar o vencimento", DECIDERS, (S.GRANTED, S.SUSPENDED), S.EXPIRED, False
+        "expire",
+        "Registrar vencimento",
+        "registrar o vencimento",
+        DECIDERS,
+        (S.GRANTED, S.SUSPENDED),
+        S.EXPIRED,
+        False,
     ),
     Transition(
         "replace",

@@ -7,7 +7,7 @@ says so and nothing can be created."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import messages
@@ -45,7 +45,9 @@ class RequestForm(forms.Form):
     holder = forms.ChoiceField(label="Autorizatário (pessoa física ou jurídica do cadastro)")
     vehicle = forms.ChoiceField(label="Veículo do cadastro")
     requested_on = DateField(label="Pedido recebido em")
-    vehicle_acquired_on = DateField(label="Veículo adquirido em (exigido para táxi de duas portas)", required=False)
+    vehicle_acquired_on = DateField(
+        label="Veículo adquirido em (exigido para táxi de duas portas)", required=False
+    )
     replaces = forms.ChoiceField(label="Substitui o veículo da autorização (opcional)", required=False)
     reason = forms.CharField(label="Observação", required=False, max_length=300)
 
@@ -55,20 +57,27 @@ class RequestForm(forms.Form):
         kinds: list[str] = []
         for code in codes:
             kinds.extend(k for k in rules.enabled_kinds(code, today) if k not in kinds)
-        self.fields["kind"].choices = [(k, Authorization.Kind(k).label) for k in kinds]
-        people = [(f"p{p.pk}", f"{p} — CPF {p.cpf_display}") for p in Person.objects.filter(jurisdiction_id__in=codes)[:500]]
-        companies = [
-            (f"c{c.pk}", f"{c} — CNPJ {c.cnpj_display}") for c in Company.objects.filter(jurisdiction_id__in=codes)[:500]
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [
+            (k, Authorization.Kind(k).label) for k in kinds
         ]
-        self.fields["holder"].choices = [("", "Escolha")] + people + companies
-        self.fields["vehicle"].choices = [("", "Escolha")] + [
+        people = [
+            (f"p{p.pk}", f"{p} — CPF {p.cpf_display}")
+            for p in Person.objects.filter(jurisdiction_id__in=codes)[:500]
+        ]
+        companies = [
+            (f"c{c.pk}", f"{c} — CNPJ {c.cnpj_display}")
+            for c in Company.objects.filter(jurisdiction_id__in=codes)[:500]
+        ]
+        cast(forms.ChoiceField, self.fields["holder"]).choices = [("", "Escolha"), *people, *companies]
+        cast(forms.ChoiceField, self.fields["vehicle"]).choices = [("", "Escolha")] + [
             (str(v.pk), f"{v} — {v.make_model or v.get_category_display()}, {v.doors} portas")
             for v in Vehicle.objects.filter(jurisdiction_id__in=codes, deregistered_on__isnull=True)[:1000]
         ]
-        self.fields["replaces"].choices = [("", "Nenhuma (primeira inclusão)")] + [
+        cast(forms.ChoiceField, self.fields["replaces"]).choices = [("", "Nenhuma (primeira inclusão)")] + [
             (str(a.pk), f"{a} — {a.vehicle}")
-            for a in Authorization.objects.filter(jurisdiction_id__in=codes, status__in=Authorization.LIVE)
-            .select_related("vehicle")[:500]
+            for a in Authorization.objects.filter(
+                jurisdiction_id__in=codes, status__in=Authorization.LIVE
+            ).select_related("vehicle")[:500]
         ]
 
 
@@ -124,7 +133,9 @@ class AuthorizationCreate(LoginRequiredMixin, View):
         today = timezone.localdate()
         return [c for c in _codes(request, permissions.RECORD_ROLES) if rules.applies(c, today)]
 
-    def _render(self, request: HttpRequest, form: RequestForm, errors: list[str], status: int = 200) -> HttpResponse:
+    def _render(
+        self, request: HttpRequest, form: RequestForm, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         return render(
             request,
             "authorizations/new.html",
@@ -152,8 +163,12 @@ class AuthorizationCreate(LoginRequiredMixin, View):
             return self._render(request, form, [], status=422)
         data = form.cleaned_data
         raw = str(data["holder"])
-        person = Person.objects.filter(jurisdiction_id__in=codes, pk=raw[1:]).first() if raw[:1] == "p" else None
-        company = Company.objects.filter(jurisdiction_id__in=codes, pk=raw[1:]).first() if raw[:1] == "c" else None
+        person = (
+            Person.objects.filter(jurisdiction_id__in=codes, pk=raw[1:]).first() if raw[:1] == "p" else None
+        )
+        company = (
+            Company.objects.filter(jurisdiction_id__in=codes, pk=raw[1:]).first() if raw[:1] == "c" else None
+        )
         vehicle = get_object_or_404(Vehicle.objects.filter(jurisdiction_id__in=codes), pk=data["vehicle"])
         replaces = (
             Authorization.objects.filter(jurisdiction_id__in=codes, pk=data["replaces"]).first()
@@ -240,9 +255,13 @@ class AuthorizationDetail(LoginRequiredMixin, View):
                     until=data.get("until"),
                 )
             elif action == "revoke":
-                services.revoke(actor=request.user, authorization=row, act=data.get("act", ""), reasons=data["reasons"])
+                services.revoke(
+                    actor=request.user, authorization=row, act=data.get("act", ""), reasons=data["reasons"]
+                )
             elif action == "refuse":
-                services.refuse(actor=request.user, authorization=row, act=data.get("act", ""), reasons=data["reasons"])
+                services.refuse(
+                    actor=request.user, authorization=row, act=data.get("act", ""), reasons=data["reasons"]
+                )
             elif action == "reinstate":
                 services.reinstate(actor=request.user, authorization=row, reasons=data["reasons"])
             else:
