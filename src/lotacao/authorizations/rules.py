@@ -170,7 +170,10 @@ def regulation_date(code: str, on: dt.date) -> dt.date | None:
     found = entry(code, REGULATION, on) if pack_for(code).has(REGULATION) else None
     if found is None or found.status != "value":
         return None
-    try:
-        return dt.date.fromisoformat(str(found.value))
-    except ValueError:
-        return None
+    text = str(found.value).strip()
+    for fmt in ("%Y-%m-%d", "%d/%m/%Y"):
+        try:
+            return dt.datetime.strptime(text, fmt).date()  # noqa: DTZ007 (a calendar date, no time)
+        except ValueError:
+            continue
+    return None
