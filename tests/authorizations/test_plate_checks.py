@@ -54,7 +54,9 @@ def test_the_public_check_shows_the_authorized_kind(world: Any, client: Client, 
     plate = row.vehicle.plate
     _sealed(row.vehicle)
     row.vehicle.save()  # the read model follows the settings turned on by update()
-    assert _verdict(client, plate) == "Veículo autorizado", client.get(f"/publico/veiculos/{plate}/").content.decode()
+    assert _verdict(client, plate) == "Veículo autorizado", client.get(
+        f"/publico/veiculos/{plate}/"
+    ).content.decode()
     page = client.get(f"/publico/veiculos/{plate}/").content.decode()
     assert "Táxi comum" in page and row.number in page and "CPF" not in page
     services.suspend(actor=None, authorization=row, act="Portaria 5", reasons="Taxímetro sem aferição.")

@@ -39,7 +39,9 @@ def in_force(vehicle: Any, on: dt.date | None = None) -> Authorization | None:
 
 def _chosen(rows: list[Authorization], on: dt.date) -> Authorization | None:
     """The authorization the plate check speaks of: the one in force, else the latest decided."""
-    decided = [r for r in rows if r.status not in (Authorization.Status.REQUESTED, Authorization.Status.REFUSED)]
+    decided = [
+        r for r in rows if r.status not in (Authorization.Status.REQUESTED, Authorization.Status.REFUSED)
+    ]
     for row in decided:
         if row.effective_status(on) == Authorization.Status.GRANTED and row.starts_on and row.starts_on <= on:
             return row
@@ -88,7 +90,9 @@ def public_vehicle_info(vehicle: Any, on: dt.date) -> dict[str, Any]:
 def public_vehicle_info_many(vehicles: list[Any], on: dt.date) -> dict[int, dict[str, Any]]:
     ids = [v.pk for v in vehicles]
     by_vehicle: dict[int, list[Authorization]] = {}
-    for row in Authorization.unscoped.filter(among("vehicle_id", ids)).order_by("vehicle_id", "-starts_on", "-pk"):
+    for row in Authorization.unscoped.filter(among("vehicle_id", ids)).order_by(
+        "vehicle_id", "-starts_on", "-pk"
+    ):
         by_vehicle.setdefault(row.vehicle_id, []).append(row)
     return {pk: _part(_chosen(by_vehicle.get(pk, []), on), on) for pk in ids}
 

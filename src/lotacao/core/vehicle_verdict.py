@@ -70,6 +70,8 @@ def plate_verdict(records: list[dict[str, Any]]) -> tuple[bool, list[str]]:
         name = record.get("jurisdiction_name") or record.get("jurisdiction")
         reasons.extend(f"{name}: {text}" if several else text for text in own)
     return False, reasons
+
+
 AUTHORIZED = "Veículo autorizado"
 DEREGISTERED = "Veículo baixado do serviço."
 _CRC_STATE = {
@@ -88,9 +90,10 @@ def record_state(record: dict[str, Any]) -> str:
         return "veículo baixado do serviço"
     status = record.get("permit_status")
     if record.get("service_status") and not status:
-        return f"veículo com autorização de {str(record.get('service_kind', '')).lower()} " + str(
-            record["service_status"]
-        ).lower()
+        return (
+            f"veículo com autorização de {str(record.get('service_kind', '')).lower()} "
+            + str(record["service_status"]).lower()
+        )
     if record.get("company_name") or record.get("crc_status"):
         crc = str(record.get("crc_status") or "none")
         return _CRC_STATE.get(crc, "veículo impedido de operar (CRC válido)")

@@ -21,11 +21,11 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.views_base import ScopedDetailView, ScopedListView
+from lotacao.authorizations.selectors import unauthorized_suggestion
 from lotacao.chartering.models import Trip
 from lotacao.chartering.selectors import notice_prefill
 from lotacao.core.idempotency import run_once
 from lotacao.core.law import pack_for
-from lotacao.authorizations.selectors import unauthorized_suggestion
 from lotacao.core.models import Jurisdiction
 from lotacao.core.validators import format_document
 from lotacao.duties.selectors import authorizations_in_force
