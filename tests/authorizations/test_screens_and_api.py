@@ -1,4 +1,4 @@
-"""The /autorizacoes/ screens and the /api/service-authorizations API: Esteio's staff request and
+"""The /autorizacoes-de-servico/ screens and the /api/service-authorizations API: Esteio's staff request and
 grant through the screens; the setting off says so and creates nothing; staff of another
 jurisdiction do not see Esteio's rows."""
 
@@ -19,10 +19,10 @@ def test_the_setting_off_says_so_and_creates_nothing(
     world: Any, client: Any, gestor: Any, person: Any
 ) -> None:
     client.force_login(gestor)
-    page = client.get("/autorizacoes/").content.decode()
+    page = client.get("/autorizacoes-de-servico/").content.decode()
     assert "não ativou o cadastro de autorizações" in page
     assert "Registrar pedido de autorização" not in page
-    assert client.get("/autorizacoes/nova/").status_code == 403
+    assert client.get("/autorizacoes-de-servico/nova/").status_code == 403
     api = client.get("/api/service-authorizations")
     assert api.status_code == 404 and "não ativou" in api.json()["detail"]
     car = vehicle("TAX2A01")
@@ -37,7 +37,7 @@ def test_the_setting_off_says_so_and_creates_nothing(
 
 def test_recife_reads_that_its_law_has_no_such_register(world: Any, client: Any) -> None:
     client.force_login(world.users["gestor.recife"])
-    assert "não prevê autorização de táxi" in client.get("/autorizacoes/").content.decode()
+    assert "não prevê autorização de táxi" in client.get("/autorizacoes-de-servico/").content.decode()
 
 
 def test_esteio_requests_and_grants_through_the_screens(
@@ -46,7 +46,7 @@ def test_esteio_requests_and_grants_through_the_screens(
     client.force_login(gestor)
     assert "Autorizações de táxi, escolar e fretado" in client.get("/").content.decode()
     car = vehicle("ESC2A02", category="van")
-    form = client.get("/autorizacoes/nova/").content.decode()
+    form = client.get("/autorizacoes-de-servico/nova/").content.decode()
     assert "Transporte escolar" in form and 'type="date"' in form
     data = {
         "kind": "school",
@@ -54,12 +54,12 @@ def test_esteio_requests_and_grants_through_the_screens(
         "vehicle": car.pk,
         "requested_on": TODAY().isoformat(),
     }
-    answer = client.post("/autorizacoes/nova/", data)
+    answer = client.post("/autorizacoes-de-servico/nova/", data)
     assert answer.status_code == 302, answer.content.decode()[:2000]
     row = Authorization.objects.get(vehicle=car)
-    again = client.post("/autorizacoes/nova/", {**data, "kind": "chartered"})
+    again = client.post("/autorizacoes-de-servico/nova/", {**data, "kind": "chartered"})
     assert again.status_code == 422 and "um veículo serve a uma só autorização" in again.content.decode()
-    url = f"/autorizacoes/{row.pk}/"
+    url = f"/autorizacoes-de-servico/{row.pk}/"
     empty = client.post(url, {"acao": "grant", "number": "", "act": "", "starts_on": ""})
     assert empty.status_code == 422
     granted = client.post(
@@ -89,10 +89,10 @@ def test_esteio_requests_and_grants_through_the_screens(
 def test_staff_of_another_jurisdiction_cannot_see(world: Any, client: Any, esteio: None) -> None:
     row = world.objects["esteio"]["authorizations.authorization"]
     client.force_login(world.users["gestor.recife"])
-    assert client.get(f"/autorizacoes/{row.pk}/").status_code == 404
+    assert client.get(f"/autorizacoes-de-servico/{row.pk}/").status_code == 404
     assert client.get(f"/api/service-authorizations/{row.pk}").status_code == 404
     turn_on("recife")  # even turned on, Recife's law has no such register
-    assert row.number not in client.get("/autorizacoes/").content.decode()
+    assert row.number not in client.get("/autorizacoes-de-servico/").content.decode()
 
 
 def test_the_api_walks_request_grant_and_revocation(

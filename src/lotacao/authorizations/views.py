@@ -1,4 +1,4 @@
-"""The screens of the authorizations (`/autorizacoes/`): the register of táxi, escolar and fretado
+"""The screens of the authorizations (`/autorizacoes-de-servico/`): the register of táxi, escolar and fretado
 authorizations (Esteio arts. 12 to 17), a request, the authorization's page with its conditions
 (the taxi's fare, art. 14, p.ú.; no fare at boarding, art. 17, p.ú.; the doors, art. 52) and the
 buttons of its state table. Staff only; rows come through the scoped managers (a row outside the
