@@ -13,7 +13,7 @@ from django.test import Client
 
 from lotacao.authorizations import services
 from lotacao.authorizations.selectors import unauthorized_suggestion
-from tests.authorizations.conftest import TODAY, turn_on
+from tests.authorizations.conftest import TODAY, set_value, turn_on
 
 pytestmark = pytest.mark.django_db
 
@@ -59,6 +59,11 @@ def test_the_public_check_shows_the_authorized_kind(world: Any, client: Client, 
     ).content.decode()
     page = client.get(f"/publico/veiculos/{plate}/").content.decode()
     assert "Táxi comum" in page and row.number in page and "CPF" not in page
+    assert "Tarifa do táxi" not in page  # the agency has not informed it yet
+    set_value("esteio", "authorization.taxi_fare", {"flag_fall": "5.20", "per_km": "3.10"})
+    row.vehicle.save()
+    page = client.get(f"/publico/veiculos/{plate}/").content.decode().replace("\xa0", " ")
+    assert "Bandeirada inicial de R$ 5,20 e R$ 3,10 por quilômetro rodado" in page
     services.suspend(actor=None, authorization=row, act="Portaria 5", reasons="Taxímetro sem aferição.")
     assert _verdict(client, plate).startswith("Não autorizado: veículo com autorização de táxi comum")
     turn_on(on=False)

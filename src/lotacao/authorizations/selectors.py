@@ -73,6 +73,9 @@ def _part(row: Authorization | None, on: dt.date) -> dict[str, Any]:
         "authorized": authorized,
         "reasons": reasons,
     }
+    if row.is_taxi:  # the taxi's fare in force, as the municipality fixed it (art. 14, p.ú.)
+        fare = rules.taxi_fare(row.jurisdiction_id, on)
+        part["service_fare"] = f"{fare['words']} ({fare['citation']})" if fare.get("words") else ""
     if row.status in Authorization.LIVE and row.valid_until and row.valid_until >= on:
         part["changes_on"] = row.valid_until + dt.timedelta(days=1)
     return part

@@ -60,6 +60,7 @@ PUBLIC_KEYS = (
     "service_number",
     "service_status",
     "service_valid_until",
+    "service_fare",
 )
 
 
