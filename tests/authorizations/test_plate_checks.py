@@ -13,7 +13,7 @@ from django.test import Client
 
 from lotacao.authorizations import services
 from lotacao.authorizations.selectors import unauthorized_suggestion
-from tests.authorizations.conftest import TODAY, set_value, turn_on
+from tests.authorizations.conftest import TODAY, set_value, turn_on, vehicle
 
 pytestmark = pytest.mark.django_db
 
@@ -42,6 +42,25 @@ def _sealed(vehicle: Any) -> None:
     )
 
 
+def _granted(world: Any) -> Any:
+    """A taxi authorization in force for a vehicle of its own, with its seal."""
+    row = services.grant(
+        actor=None,
+        authorization=services.request_authorization(
+            actor=None,
+            jurisdiction_code="esteio",
+            kind="taxi_common",
+            vehicle=vehicle("TAX3A01"),
+            person=world.objects["esteio"]["registry.person"],
+        ),
+        number="TX-30/2026",
+        act="Portaria SMOVT nº 30/2026",
+        starts_on=TODAY(),
+    )
+    _sealed(row.vehicle)
+    return row
+
+
 def _verdict(client: Client, plate: str) -> str:
     html = client.get(f"/publico/veiculos/{plate}/").content.decode()
     found = re.search(r'id="verdict"[^>]*>\s*(?:<strong>|<h2>)?(.*?)<', html, re.S)
@@ -50,9 +69,8 @@ def _verdict(client: Client, plate: str) -> str:
 
 
 def test_the_public_check_shows_the_authorized_kind(world: Any, client: Client, esteio: None) -> None:
-    row = world.objects["esteio"]["authorizations.authorization"]
+    row = _granted(world)
     plate = row.vehicle.plate
-    _sealed(row.vehicle)
     row.vehicle.save()  # the read model follows the settings turned on by update()
     assert _verdict(client, plate) == "Veículo autorizado", client.get(
         f"/publico/veiculos/{plate}/"
@@ -72,8 +90,7 @@ def test_the_public_check_shows_the_authorized_kind(world: Any, client: Client, 
 
 
 def test_the_inspector_reads_the_kind_and_the_suggestion(world: Any, client: Client, esteio: None) -> None:
-    row = world.objects["esteio"]["authorizations.authorization"]
-    _sealed(row.vehicle)
+    row = _granted(world)
     client.force_login(world.users["fiscal.esteio"])
     page = client.get(f"/fiscalizacao/autos/novo/?placa={row.vehicle.plate}").content.decode()
     assert "autorizado" in page and "Táxi comum" in page and "Sugestão" not in page

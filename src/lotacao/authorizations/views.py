@@ -195,6 +195,8 @@ class AuthorizationCreate(LoginRequiredMixin, View):
 
 
 class AuthorizationDetail(LoginRequiredMixin, View):
+    model = Authorization
+
     def _render(
         self,
         request: HttpRequest,

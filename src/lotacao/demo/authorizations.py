@@ -22,17 +22,18 @@ from lotacao.registry.models import Company, Person, Vehicle
 REASON = "Dados de demonstração"
 # (kind, plate, category, what happens after the request)
 PLAN = (
-    ("taxi_common", "TXI1A01", "car7", "grant"),
-    ("taxi_common", "TXI1A02", "car7", "grant"),
-    ("taxi_common", "TXI1A03", "car7", "request"),
-    ("taxi_special", "TXE1A04", "car7", "grant"),
-    ("taxi_special", "TXE1A05", "car7", "suspend"),
-    ("school", "ESC1A06", "van", "grant"),
-    ("school", "ESC1A07", "microbus", "grant"),
-    ("school", "ESC1A08", "van", "suspend"),
-    ("chartered", "FRE1A09", "microbus", "grant"),
-    ("chartered", "FRE1A10", "bus", "revoke"),
+    ("taxi_common", "ZTC1A01", "car7", "grant"),
+    ("taxi_common", "ZTC1A02", "car7", "grant"),
+    ("taxi_common", "ZTC1A03", "car7", "request"),
+    ("taxi_special", "ZTE1A04", "car7", "grant"),
+    ("taxi_special", "ZTE1A05", "car7", "suspend"),
+    ("school", "ZES1A06", "van", "grant"),
+    ("school", "ZES1A07", "microbus", "grant"),
+    ("school", "ZES1A08", "van", "suspend"),
+    ("chartered", "ZFR1A09", "microbus", "grant"),
+    ("chartered", "ZFR1A10", "bus", "revoke"),
 )
+# Plates after the demo's own (the inspections' demo takes the first three of each agency).
 SEATS = {"car7": 5, "van": 16, "microbus": 24, "bus": 44}
 
 
