@@ -181,6 +181,7 @@ WORLD_EXTENSIONS = [
     "lotacao.ombudsman.testing",
     "lotacao.tenders.testing",
     "lotacao.delegation.testing",
+    "lotacao.authorizations.testing",
     "lotacao.rosters.testing",
     "lotacao.lines.testing",
     "lotacao.training.testing",

@@ -179,6 +179,12 @@ def test_each_tag_a_file_and_a_refusal_come_back_parsed(world: Any, live_server:
             {"contract_id": recife["delegation.contract"].pk},
             "DelegationContractOut",
         ),
+        "autorizacoes de servico": (
+            "lotacao_authorizations_api_get_authorization",
+            staff,
+            {"authorization_id": recife["authorizations.authorization"].pk},
+            "ServiceAuthorizationOut",
+        ),
         "editais e selecao": (
             "tenders_get_call",
             staff,

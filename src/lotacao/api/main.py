@@ -18,6 +18,7 @@ from ninja.errors import ValidationError as InputError
 from lotacao.api.auth import AUTH
 from lotacao.api.bounds import bound_operations
 from lotacao.api.openapi import LotacaoOpenAPISchema
+from lotacao.authorizations import api as authorizations_api
 from lotacao.billing import api as billing_api
 from lotacao.chartering import api as chartering_api
 from lotacao.core.problems import problem, refused
@@ -87,6 +88,7 @@ ROUTERS = [
     ("/rosters", rosters_api.router),
     ("/tenders", tenders_api.router),
     ("/delegation", delegation_api.router),
+    ("", authorizations_api.router),  # /service-authorizations…
     ("/training", training_api.router),
 ]
 for prefix, router in ROUTERS:

@@ -55,6 +55,8 @@ TAGS = {
     "requerimentos": "Requerimentos do permissionário e a decisão do órgão.",
     "ouvidoria": "Ouvidoria: manifestações do público e a fila do órgão.",
     "delegacao do servico": "Delegação do serviço: contrato, inquérito de caducidade, extinção e encampação.",
+    "autorizacoes de servico": "Autorizações de táxi, transporte escolar e fretado: pedido, concessão pelo "
+    "ato do órgão, suspensão, cassação e as condições do serviço.",
     "editais e selecao": "Editais e seleção: editais, inscrições, classificação, sorteio público, recursos e "
     "adjudicação.",
     "escalas e jornadas": "Escalas e jornadas: escalas das linhas, a escala em vigor e as jornadas "

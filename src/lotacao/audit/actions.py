@@ -278,6 +278,16 @@ ACTIONS: dict[str, str] = {
     "delegation_consortium.proposed": "proposta de consórcio operacional",
     "delegation_consortium.approved": "aprovação do consórcio operacional pelo poder concedente",
     "delegation_consortium.refused": "consórcio operacional não aprovado",
+    # Esteio's authorizations of táxi, escolar and fretado (arts. 12 to 17 and 52)
+    "authorization.requested": "pedido de autorização de táxi, escolar ou fretado",
+    "authorization.granted": "concessão da autorização",
+    "authorization.refused": "indeferimento do pedido de autorização",
+    "authorization.suspended": "suspensão da autorização",
+    "authorization.reinstated": "fim da suspensão da autorização",
+    "authorization.revoked": "cassação da autorização",
+    "authorization.withdrawn": "desistência da autorização",
+    "authorization.expired": "vencimento da autorização",
+    "authorization.replaced": "encerramento da autorização pela substituição do veículo",
     # councils (issue 23, item 1): members, sessions, attendance, resolutions; art. 40 Recife
     "council.registered": "cadastro de conselho ou comissão",
     "member.appointed": "nomeação de membro de conselho",

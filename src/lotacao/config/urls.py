@@ -34,6 +34,7 @@ urlpatterns = [
     path("escalas/", include("lotacao.rosters.urls")),  # rosters and duty logs
     path("editais/", include("lotacao.tenders.urls")),  # calls, applications, draw, award
     path("delegacao/", include("lotacao.delegation.urls")),  # Esteio's delegation contracts
+    path("autorizacoes-de-servico/", include("lotacao.authorizations.urls")),  # táxi, escolar, fretado
     path("cursos/", include("lotacao.training.urls")),  # courses, classes, certificates
     path("dados/", include("lotacao.opendata.urls")),
     path("lembretes/", include("lotacao.reminders.urls")),

@@ -48,6 +48,28 @@ class Jurisdiction(models.Model):
         default=True,
         help_text="A análise de um documento exige um servidor diferente do que o recebeu no balcão.",
     )
+    # Services the law authorizes (táxi, escolar, fretado: Esteio arts. 12 and 17), turned on by
+    # the agency where it runs their register here (lotacao.authorizations); off by default.
+    authorize_taxi_common = models.BooleanField(
+        "autorizações: táxi comum",
+        default=False,
+        help_text="O órgão registra aqui as autorizações do transporte individual comum (táxi).",
+    )
+    authorize_taxi_special = models.BooleanField(
+        "autorizações: táxi especial",
+        default=False,
+        help_text="O órgão registra aqui as autorizações do transporte individual especial (táxi).",
+    )
+    authorize_school = models.BooleanField(
+        "autorizações: transporte escolar",
+        default=False,
+        help_text="O órgão registra aqui as autorizações do transporte escolar.",
+    )
+    authorize_chartered = models.BooleanField(
+        "autorizações: transporte fretado",
+        default=False,
+        help_text="O órgão registra aqui as autorizações do transporte fretado.",
+    )
 
     jurisdiction_path: ClassVar[str] = "code"
     holder_path: ClassVar[str | None] = "*"

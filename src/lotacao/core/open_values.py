@@ -97,6 +97,12 @@ BLOCKS: dict[str, str] = {
     "pelo limite e nenhum excesso é apontado",
     "training.min_attendance": "sem a frequência mínima, nenhuma turma pode ser encerrada nem ter "
     "certificados emitidos",
+    "authorization.validity": "sem o prazo da autorização, nenhuma autorização de táxi, escolar ou fretado "
+    "pode ser concedida",
+    "authorization.taxi_fare": "sem a bandeirada e o valor do quilômetro, a autorização do táxi diz que a "
+    "tarifa não foi informada",
+    "authorization.regulation_date": "sem a data da regulamentação, nenhum táxi de duas portas pode ser "
+    "incluído pela garantia da lei",
 }
 
 
@@ -146,6 +152,8 @@ KEYS: dict[str, Field] = {
         Field("ban_years", "Anos de impedimento (vazio: sem novo CRC)", "integer", required=False),
         Field("measure_buffer_m", "Distância da medição até o traçado do ônibus (m)", "integer"),
         Field("amount", "Valor (R$)", "money", required=False),
+        Field("flag_fall", "Bandeirada inicial (R$)", "money"),
+        Field("per_km", "Valor do quilômetro rodado (R$)", "money"),
         Field("units", "Quantidade de unidades fiscais", "decimal", required=False),
         Field("unit", "Unidade fiscal", "choice", FISCAL_UNITS, required=False),
         Field("base_multiple", "Múltiplo do valor base", "decimal", required=False),

@@ -95,12 +95,26 @@ def check_providers(app_configs: Any = None, **kwargs: Any) -> list[checks.Check
 # The seams of the system: who asks, what, and who must answer.
 declare(
     "public_vehicle_info",
-    expected=("permits", "inspections", "enforcement.measures", "enforcement.effects", "chartering"),
+    expected=(
+        "permits",
+        "inspections",
+        "enforcement.measures",
+        "enforcement.effects",
+        "chartering",
+        "authorizations",
+    ),
     doc="A consulta pública de placas pergunta a cada domínio se há impedimento legal ao veículo.",
 )
 declare(
     "public_vehicle_info_many",
-    expected=("permits", "inspections", "enforcement.measures", "enforcement.effects", "chartering"),
+    expected=(
+        "permits",
+        "inspections",
+        "enforcement.measures",
+        "enforcement.effects",
+        "chartering",
+        "authorizations",
+    ),
     doc="A reconstrução das respostas públicas pergunta o mesmo a cada domínio para muitos veículos de "
     "uma vez; chamado com vehicles e on, devolve {id do veículo: parte}, cada parte com changes_on (o "
     "primeiro dia em que ela pode mudar só com a data), quando há.",

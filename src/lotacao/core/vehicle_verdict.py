@@ -70,6 +70,8 @@ def plate_verdict(records: list[dict[str, Any]]) -> tuple[bool, list[str]]:
         name = record.get("jurisdiction_name") or record.get("jurisdiction")
         reasons.extend(f"{name}: {text}" if several else text for text in own)
     return False, reasons
+
+
 AUTHORIZED = "Veículo autorizado"
 DEREGISTERED = "Veículo baixado do serviço."
 _CRC_STATE = {
@@ -87,6 +89,11 @@ def record_state(record: dict[str, Any]) -> str:
     if DEREGISTERED in reasons:
         return "veículo baixado do serviço"
     status = record.get("permit_status")
+    if record.get("service_status") and not status:
+        return (
+            f"veículo com autorização de {str(record.get('service_kind', '')).lower()} "
+            + str(record["service_status"]).lower()
+        )
     if record.get("company_name") or record.get("crc_status"):
         crc = str(record.get("crc_status") or "none")
         return _CRC_STATE.get(crc, "veículo impedido de operar (CRC válido)")
@@ -133,16 +140,34 @@ def clean_plate(raw: str) -> str:
     return normalize_plate(re.sub(r"[^A-Za-z0-9]", "", raw or ""))
 
 
+def _without_permit_regime(parts: list[tuple[str, dict[str, Any]]]) -> list[tuple[str, dict[str, Any]]]:
+    """The parts to merge. A vehicle that another regime answers for (a part with `regime`: the
+    authorization of a táxi, escolar or fretado service) and that never had a permit is not
+    barred by the permits' "no permit" answer: that regime's verdict stands instead. The `regime`
+    key itself is not part of the answer."""
+    other = any(part.pop("regime", None) for _name, part in parts)
+    if not other:
+        return parts
+    out = []
+    for name, part in parts:
+        if name == PERMIT_PROVIDER and not part.get("permit_status"):
+            part = {k: v for k, v in part.items() if k not in ("authorized", "reasons")}
+        out.append((name, part))
+    return out
+
+
 def merged_verdict(vehicle: Any, day: dt.date) -> dict[str, Any]:
     """Every provider's part merged, with `authorized` and the `reasons` that bar it."""
     info: dict[str, Any] = {}
     verdicts: list[bool] = []
     reasons: list[str] = []
     permits = has_permits(vehicle.jurisdiction_id)
+    parts: list[tuple[str, dict[str, Any]]] = []
     for name, provider in providers.providers("public_vehicle_info"):
         if name == PERMIT_PROVIDER and not permits:
             continue
-        part = dict(provider(vehicle, day))
+        parts.append((name, dict(provider(vehicle, day))))
+    for _name, part in _without_permit_regime(parts):
         if "authorized" in part:
             verdicts.append(bool(part.pop("authorized")))
         reasons.extend(part.pop("reasons", []))
@@ -160,12 +185,12 @@ def merged_verdicts(vehicles: list[Any], day: dt.date) -> dict[int, dict[str, An
     `public_vehicle_info_many`), merged in the same order and the same way. Each answer also has
     `changes_on`: the first day after `day` it may differ by the date alone (the earliest any part,
     the deregistration or the jurisdiction's law gives), None when only a write changes it."""
-    answered: list[dict[int, dict[str, Any]]] = []
+    answered: list[tuple[str, dict[int, dict[str, Any]]]] = []
     for name, provider in providers.providers("public_vehicle_info_many"):
         asked = (
             vehicles if name != PERMIT_PROVIDER else [v for v in vehicles if has_permits(v.jurisdiction_id)]
         )
-        answered.append(provider(asked, day) if asked else {})
+        answered.append((name, provider(asked, day) if asked else {}))
     laws: dict[str, dt.date | None] = {}
     out: dict[int, dict[str, Any]] = {}
     for vehicle in vehicles:
@@ -176,10 +201,8 @@ def merged_verdicts(vehicles: list[Any], day: dt.date) -> dict[int, dict[str, An
         if code not in laws:
             laws[code] = next_change(code, day)
         changes = [laws[code]]
-        for parts in answered:
-            if vehicle.pk not in parts:
-                continue
-            part = dict(parts[vehicle.pk])
+        own = [(name, dict(parts[vehicle.pk])) for name, parts in answered if vehicle.pk in parts]
+        for _name, part in _without_permit_regime(own):
             changes.append(part.pop("changes_on", None))
             if "authorized" in part:
                 verdicts.append(bool(part.pop("authorized")))

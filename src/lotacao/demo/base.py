@@ -141,10 +141,11 @@ def load(today: dt.date | None = None) -> DemoSummary:
         from lotacao.demo import delegation
 
         delegation.load(today, summary)
-        from lotacao.demo import tenders, training
+        from lotacao.demo import authorizations, tenders, training
 
         tenders.load(today, summary)
         training.load(today, summary)
+        authorizations.load(today, summary)
         # What the nightly job would have queued, so the demo opens on a real work queue.
         from lotacao.workqueue.services import refresh
 

@@ -56,6 +56,11 @@ PUBLIC_KEYS = (
     "crc_status",
     "crc_valid_until",
     "modalities",
+    "service_kind",
+    "service_number",
+    "service_status",
+    "service_valid_until",
+    "service_fare",
 )
 
 
@@ -442,6 +447,7 @@ WATCHED: dict[str, Callable[[Any], Targets]] = {
     "chartering.CrcApplication": _jurisdiction,
     "chartering.FleetVehicle": _jurisdiction,
     "chartering.Sanction": _jurisdiction,
+    "authorizations.Authorization": _vehicle,
     "core.Jurisdiction": lambda j: Targets(jurisdictions={j.pk}),
     "core.AgencyValue": _jurisdiction,
 }

@@ -30,4 +30,15 @@ class JurisdictionAdmin(AuditedAdmin):
             "Separação de funções (quem faz a primeira etapa não faz a segunda)",
             {"fields": ["separate_billing_steps", "separate_document_review"]},
         ),
+        (
+            "Autorizações de táxi, escolar e fretado (serviços que o órgão registra no sistema)",
+            {
+                "fields": [
+                    "authorize_taxi_common",
+                    "authorize_taxi_special",
+                    "authorize_school",
+                    "authorize_chartered",
+                ]
+            },
+        ),
     ]

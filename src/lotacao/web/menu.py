@@ -17,6 +17,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils import timezone
 
+from lotacao.authorizations import permissions as authorization_permissions
+from lotacao.authorizations.rules import applies as authorizations_apply
 from lotacao.billing import permissions as billing_permissions
 from lotacao.chartering import permissions as chartering_permissions
 from lotacao.chartering.rules import regulates_chartering
@@ -47,7 +49,7 @@ class Item:
     url_name: str
     roles: tuple[str, ...]
     group: str
-    regime: str | None = None  # "permits", "chartering", "delegation": shown only where the law has it
+    regime: str | None = None  # "permits", "chartering", "delegation", "authorizations": where it applies
     primary: bool = False  # the role's main action: a button on the home page too
 
 
@@ -152,6 +154,13 @@ STAFF_ITEMS: tuple[Item, ...] = (
         "Gestão",
         regime="delegation",
     ),
+    Item(
+        "Autorizações de táxi, escolar e fretado",
+        "authorizations:list",
+        within(("gestor", "atendente"), authorization_permissions.VIEW_ROLES),
+        "Gestão",
+        regime="authorizations",
+    ),
     Item("Valores da lei", "law:values", ("gestor",), "Gestão"),
     Item("Importar o cadastro existente", "onboarding:register", ("gestor",), "Gestão"),
     Item(
@@ -185,6 +194,8 @@ def _regimes(code: str) -> set[str]:
         found.add("chartering")
     if delegation_applies(code, timezone.localdate()):
         found.add("delegation")
+    if authorizations_apply(code, timezone.localdate()):  # the law has them and the agency turned them on
+        found.add("authorizations")
     return found
 
 

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "lotacao.enforcement",
     "lotacao.ombudsman",
     "lotacao.delegation",
+    "lotacao.authorizations",
     "lotacao.workqueue",
     "lotacao.outbox",
     "lotacao.public",

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.views import View
 
 from lotacao.audit.views_base import ScopedDetailView, ScopedListView
+from lotacao.authorizations.selectors import unauthorized_suggestion
 from lotacao.chartering.models import Trip
 from lotacao.chartering.selectors import notice_prefill
 from lotacao.core.idempotency import run_once
@@ -99,6 +100,8 @@ def missing_words(code: str, parameters: list[str]) -> list[str]:
 def plate_check(plate: str, code: str) -> dict[str, Any] | None:
     """The plate's status with what the notice takes from it: permit (any status), holder, line."""
     check = intake.plate_check(plate, code)
+    if check and check.get("valid_plate") and not check.get("here"):
+        check["suggestion"] = unauthorized_suggestion(code, timezone.localdate())
     if not check or not check.get("here"):
         return check
     today = timezone.localdate()
@@ -111,6 +114,8 @@ def plate_check(plate: str, code: str) -> dict[str, Any] | None:
         record["vehicle"] = vehicle
         record["authorizations"] = authorizations_in_force(vehicle, today)
         record["roster"] = vehicle_roster(vehicle, line, today)
+        if record.get("service_kind") and not record.get("authorized"):
+            record["suggestion"] = unauthorized_suggestion(code, today)
     return check
 
 
