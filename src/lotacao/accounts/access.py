@@ -74,3 +74,25 @@ def access_for(user: Any) -> Access:
             holder_jurisdiction=holder.jurisdiction_id,
         )
     return ANONYMOUS
+
+
+def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
+    """The jurisdictions where `access` holds one of `roles` (every one for the operator); each
+    app's permissions module names its own roles and asks this."""
+    if access is None:
+        return []
+    if access.operator:
+        from lotacao.core.models import Jurisdiction
+
+        return list(Jurisdiction.objects.values_list("code", flat=True))
+    return sorted(code for code, held in access.roles.items() if held & set(roles))
+
+
+def roles_in(access: Any, jurisdiction: str, operator_roles: tuple[str, ...]) -> set[str]:
+    """The roles `access` holds in `jurisdiction`; the operator holds `operator_roles` everywhere."""
+    if access is None:
+        return set()
+    if access.operator:
+        return set(operator_roles)
+    return set(access.roles.get(jurisdiction, set()))
+

@@ -10,24 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from lotacao.accounts.access import jurisdictions_for as jurisdictions_for
+from lotacao.accounts.access import roles_in as _roles_in
+
 VIEW_ROLES = ("gestor", "atendente", "fiscal", "comissao")
 RECORD_ROLES = ("gestor", "atendente")
 DECIDE_ROLES = ("gestor",)
 
 
 def roles_in(access: Any, jurisdiction: str) -> set[str]:
-    if access is None:
-        return set()
-    if access.operator:
-        return set(VIEW_ROLES)
-    return set(access.roles.get(jurisdiction, set()))
-
-
-def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
-    if access is None:
-        return []
-    if access.operator:
-        from lotacao.core.models import Jurisdiction
-
-        return list(Jurisdiction.objects.values_list("code", flat=True))
-    return sorted(code for code, held in access.roles.items() if held & set(roles))
+    return _roles_in(access, jurisdiction, VIEW_ROLES)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lotacao.accounts.access import jurisdictions_for as jurisdictions_for
+
 VIEW_ROLES = ("gestor", "atendente", "fiscal", "comissao")
 RECORD_ROLES = ("gestor", "atendente")
 DECIDE_ROLES = ("gestor",)
@@ -28,13 +30,3 @@ def is_holder(access: Any, holder_id: int | None = None) -> bool:
     if access is None or access.holder_id is None:
         return False
     return holder_id is None or access.holder_id == holder_id
-
-
-def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
-    if access is None:
-        return []
-    if access.operator:
-        from lotacao.core.models import Jurisdiction
-
-        return list(Jurisdiction.objects.values_list("code", flat=True))
-    return sorted(code for code, held in access.roles.items() if held & set(roles))

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 
+from lotacao.accounts.access import jurisdictions_for as jurisdictions_for
+
 NOTICE_ROLES = ("fiscal", "atendente", "gestor")
 OVERRIDE_ROLES = ("atendente", "gestor")
 FILING_ROLES = ("atendente", "gestor")
@@ -32,16 +34,6 @@ def allowed(access: Any, jurisdiction: str, roles: tuple[str, ...]) -> bool:
 def require(request: Any, jurisdiction: str, roles: tuple[str, ...]) -> None:
     if not allowed(getattr(request, "access", None), jurisdiction, roles):
         raise PermissionDenied("Seu perfil não permite esta ação nesta jurisdição.")
-
-
-def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
-    if access is None:
-        return []
-    if access.operator:
-        from lotacao.core.models import Jurisdiction
-
-        return list(Jurisdiction.objects.values_list("code", flat=True))
-    return sorted(code for code, held in access.roles.items() if held & set(roles))
 
 
 def is_own_holder(access: Any, notice: Any) -> bool:

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 
+from lotacao.accounts.access import jurisdictions_for as jurisdictions_for
+
 VEHICLE_ROLES = ("gestor", "atendente")
 INSPECTION_ROLES = ("gestor", "atendente", "fiscal")
 CAMPAIGN_ROLES = ("gestor",)
@@ -27,13 +29,3 @@ def allowed(access: Any, jurisdiction: str, roles: tuple[str, ...]) -> bool:
 def require(request: Any, jurisdiction: str, roles: tuple[str, ...]) -> None:
     if not allowed(getattr(request, "access", None), jurisdiction, roles):
         raise PermissionDenied("Seu perfil não permite esta ação nesta jurisdição.")
-
-
-def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
-    if access is None:
-        return []
-    if access.operator:
-        from lotacao.core.models import Jurisdiction
-
-        return list(Jurisdiction.objects.values_list("code", flat=True))
-    return sorted(code for code, held in access.roles.items() if held & set(roles))

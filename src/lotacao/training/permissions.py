@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from lotacao.accounts.access import jurisdictions_for as jurisdictions_for
+
 VIEW_ROLES = ("gestor", "atendente", "fiscal", "comissao")
 RECORD_ROLES = ("gestor", "atendente")
 CATALOGUE_ROLES = ("gestor",)
@@ -16,13 +18,3 @@ def allowed(access: Any, jurisdiction: str, roles: tuple[str, ...]) -> bool:
     if access is None:
         return False
     return bool(access.operator or access.has_role(jurisdiction, *roles))
-
-
-def jurisdictions_for(access: Any, roles: tuple[str, ...]) -> list[str]:
-    if access is None:
-        return []
-    if access.operator:
-        from lotacao.core.models import Jurisdiction
-
-        return list(Jurisdiction.objects.values_list("code", flat=True))
-    return sorted(code for code, held in access.roles.items() if held & set(roles))
