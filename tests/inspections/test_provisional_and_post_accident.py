@@ -193,3 +193,82 @@ def test_marica_replacing_the_vehicle_ends_its_provisional_authorization(marica:
     authorization.refresh_from_db()
     assert authorization.status == ProvisionalAuthorization.Status.REPLACED
     assert authorization.ended_on == today()
+
+
+def test_the_clerk_grants_and_ends_the_provisional_authorization_on_the_vehicle_screens(
+    marica: Any, world: Any, client: Any
+) -> None:
+    """The screens of art. 25, § 6º: the form on the vehicle's page, its refusal (a vehicle not over
+    the law's years) shown as a form error with nothing recorded, the grant listed on the page, and
+    its end when the vehicle is replaced; a clerk of another jurisdiction is refused; a law without
+    the authorization offers no link."""
+    from django.urls import reverse
+
+    young = _old_van(marica, 5, plate="RMA8Z88")
+    old = _old_van(marica, 12)
+    client.force_login(marica["users"]["atendente"])
+    assert "Autorização provisória" in client.get(reverse("vehicles:file", args=[old.pk])).content.decode()
+    url = reverse("vehicles:provisional", args=[young.pk])
+    assert client.get(url).status_code == 200
+    post = {"tender_act": "Concorrência nº 1/2026", "selected_on": today().isoformat(), "reason": "seleção"}
+    response = client.post(url, post)
+    assert response.status_code == 422
+    assert "anos na seleção" in response.content.decode()
+    assert not ProvisionalAuthorization.objects.filter(vehicle=young).exists()
+    response = client.post(reverse("vehicles:provisional", args=[old.pk]), post)
+    assert response.status_code == 302
+    row = ProvisionalAuthorization.objects.get(vehicle=old)
+    page = client.get(reverse("vehicles:file", args=[old.pk])).content.decode()
+    assert "Autorizações provisórias" in page and "Concorrência nº 1/2026" in page and "em vigor" in page
+    end = reverse("vehicles:provisional_end", args=[row.pk])
+    assert client.post(end, {"reason": ""}).status_code == 422
+    assert client.post(end, {"reason": "veículo substituído"}).status_code == 302
+    row.refresh_from_db()
+    assert row.status == ProvisionalAuthorization.Status.REPLACED
+    assert client.post(end, {"reason": "de novo"}).status_code == 422  # no longer in force
+    client.force_login(world.users["atendente.recife"])
+    assert client.post(reverse("vehicles:provisional", args=[old.pk]), post).status_code in (403, 404)
+    recife_vehicle = _recife_vehicle(world)
+    page = client.get(reverse("vehicles:file", args=[recife_vehicle.pk])).content.decode()
+    assert "Autorização provisória" not in page
+
+
+def _recife_vehicle(world: Any) -> Any:
+    from lotacao.registry import services as registry
+
+    return registry.create_vehicle(
+        actor=None,
+        jurisdiction=world.a,
+        plate="PEA1B23",
+        manufacture_year=today().year - 3,
+        category="van",
+        seats=16,
+        doors=4,
+        reason="teste",
+    )
+
+
+def test_the_api_grants_lists_and_ends_the_provisional_authorization(marica: Any, client: Any) -> None:
+    old = _old_van(marica, 12)
+    young = _old_van(marica, 5, plate="RMA8Z88")
+    client.force_login(marica["users"]["gestor"])
+    body = {"tender_act": "Concorrência nº 1/2026", "selected_on": today().isoformat(), "reason": "seleção"}
+    base = "/api/inspections/vehicles"
+    refused_young = client.post(
+        f"{base}/{young.pk}/provisional-authorizations", body, content_type="application/json"
+    )
+    assert refused_young.status_code == 422 and "anos na seleção" in refused_young.json()["errors"][0]
+    made = client.post(f"{base}/{old.pk}/provisional-authorizations", body, content_type="application/json")
+    assert made.status_code == 201 and made.json()["status"] == "in_force"
+    assert made.json()["citation"].endswith("art. 25, § 6º")
+    again = client.post(f"{base}/{old.pk}/provisional-authorizations", body, content_type="application/json")
+    assert again.status_code == 422 and "já tem autorização provisória" in again.json()["errors"][0]
+    listed = client.get(f"{base}/{old.pk}/provisional-authorizations").json()
+    assert [row["id"] for row in listed] == [made.json()["id"]]
+    ended = client.post(
+        f"/api/inspections/provisional-authorizations/{made.json()['id']}/end",
+        {"reason": "veículo substituído"},
+        content_type="application/json",
+    )
+    assert ended.status_code == 200
+    assert ended.json()["status_label"] == "Encerrada pela substituição do veículo"

@@ -17,7 +17,7 @@ from ninja.errors import HttpError
 
 from lotacao.core.api_schema import file_response
 from lotacao.inspections import permissions, rules, selectors, services
-from lotacao.inspections.models import Inspection, InsurancePolicy, Seal
+from lotacao.inspections.models import Inspection, InsurancePolicy, ProvisionalAuthorization, Seal
 from lotacao.inspections.pdf import seal_pdf
 from lotacao.registry.models import Vehicle
 
@@ -169,6 +169,44 @@ def _seal(s: Seal) -> SealOut:
     )
 
 
+class ProvisionalAuthorizationIn(Schema):
+    tender_act: str
+    selected_on: dt.date
+    reason: str
+
+
+class ProvisionalEndIn(Schema):
+    reason: str
+
+
+class ProvisionalAuthorizationOut(Schema):
+    id: int
+    vehicle_id: int
+    tender_act: str
+    selected_on: dt.date
+    granted_on: dt.date
+    valid_until: dt.date
+    status: str
+    status_label: str
+    ended_on: dt.date | None
+    citation: str
+
+
+def _provisional(row: ProvisionalAuthorization) -> ProvisionalAuthorizationOut:
+    return ProvisionalAuthorizationOut(
+        id=row.pk,
+        vehicle_id=row.vehicle_id,
+        tender_act=row.tender_act,
+        selected_on=row.selected_on,
+        granted_on=row.granted_on,
+        valid_until=row.valid_until,
+        status=row.status,
+        status_label=row.get_status_display(),
+        ended_on=row.ended_on,
+        citation=row.citation,
+    )
+
+
 def _require(request: HttpRequest, jurisdiction: str, roles: tuple[str, ...]) -> None:
     if not permissions.allowed(getattr(request, "access", None), jurisdiction, roles):
         raise HttpError(403, "Seu perfil não permite esta ação nesta jurisdição.")
@@ -263,3 +301,34 @@ def seal_as_pdf(request: HttpRequest, seal_id: int) -> HttpResponse:
     seal = get_object_or_404(Seal.objects.select_related("vehicle"), pk=seal_id)
     public = request.build_absolute_uri(reverse("public:vehicle", kwargs={"plate": seal.vehicle.plate}))
     return HttpResponse(seal_pdf(seal, public), content_type="application/pdf")
+
+
+@router.get("/vehicles/{vehicle_id}/provisional-authorizations", response=list[ProvisionalAuthorizationOut])
+def list_provisionals(request: HttpRequest, vehicle_id: int) -> list[ProvisionalAuthorizationOut]:
+    """The provisional authorizations of an over-age vehicle (Maricá art. 25, § 6º)."""
+    vehicle = _vehicle(vehicle_id)
+    return [_provisional(row) for row in ProvisionalAuthorization.objects.filter(vehicle=vehicle)]
+
+
+@router.post("/vehicles/{vehicle_id}/provisional-authorizations", response={201: ProvisionalAuthorizationOut})
+def grant_provisional(
+    request: HttpRequest, vehicle_id: int, payload: ProvisionalAuthorizationIn
+) -> Status[ProvisionalAuthorizationOut]:
+    """Grant it to the holder selected in the tender; refused where the law has none, for a vehicle
+    not over the law's years at the selection, after the term, or when one is in force."""
+    vehicle = _vehicle(vehicle_id)
+    _require(request, vehicle.jurisdiction_id, permissions.VEHICLE_ROLES)
+    row = services.grant_provisional(actor=request.user, vehicle=vehicle, **payload.dict())
+    return Status(201, _provisional(row))
+
+
+@router.post("/provisional-authorizations/{authorization_id}/end", response=ProvisionalAuthorizationOut)
+def end_provisional(
+    request: HttpRequest, authorization_id: int, payload: ProvisionalEndIn
+) -> ProvisionalAuthorizationOut:
+    """End the one in force: the vehicle was replaced."""
+    row = get_object_or_404(ProvisionalAuthorization.objects.all(), pk=authorization_id)
+    _require(request, row.jurisdiction_id, permissions.VEHICLE_ROLES)
+    ended = services.end_provisional(actor=request.user, authorization=row, reason=payload.reason)
+    return _provisional(ended)
+

@@ -130,3 +130,18 @@ class InsuranceForm(forms.Form):
     valid_from = DateField(label="Início da vigência", widget=DATE)
     valid_until = DateField(label="Fim da vigência", widget=DATE)
     reason = forms.CharField(label="Motivo do registro", initial="Registro de apólice", max_length=300)
+
+
+class ProvisionalForm(forms.Form):
+    """The provisional authorization of an over-age vehicle (Maricá art. 25, § 6º)."""
+
+    tender_act = forms.CharField(label="Certame licitatório e ato da seleção", max_length=200)
+    selected_on = DateField(label="Data da seleção no certame", widget=DATE)
+    reason = forms.CharField(label="Motivo", widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class ProvisionalEndForm(forms.Form):
+    reason = forms.CharField(
+        label="Motivo (a substituição do veículo)", widget=forms.Textarea(attrs={"rows": 2})
+    )
+

@@ -12,4 +12,12 @@ urlpatterns = [
     path("veiculos/<int:pk>/alterar/", views.VehicleEdit.as_view(), name="edit"),
     path("veiculos/<int:pk>/substituir/", views.VehicleReplace.as_view(), name="replace"),
     path("veiculos/<int:pk>/seguro/", views.InsuranceCreate.as_view(), name="insurance"),
+    path(
+        "veiculos/<int:pk>/autorizacao-provisoria/", views.ProvisionalCreate.as_view(), name="provisional"
+    ),
+    path(
+        "veiculos/autorizacoes-provisorias/<int:pk>/encerrar/",
+        views.ProvisionalEnd.as_view(),
+        name="provisional_end",
+    ),
 ]

@@ -22,10 +22,13 @@ from django.views import View
 
 from lotacao.audit.services import history
 from lotacao.core import providers
+from lotacao.core.formats import lower_first
 from lotacao.core.models import Jurisdiction
 from lotacao.inspections import permissions, rules, selectors, services
 from lotacao.inspections.forms_vehicles import (
     InsuranceForm,
+    ProvisionalEndForm,
+    ProvisionalForm,
     VehicleCreateForm,
     VehicleEditForm,
     VehicleReplaceForm,
@@ -34,6 +37,7 @@ from lotacao.inspections.models import (
     Inspection,
     InsurancePolicy,
     IrregularityNotice,
+    ProvisionalAuthorization,
     Seal,
     VehicleAssessment,
 )
@@ -123,6 +127,8 @@ class VehicleFile(VehicleObjectView):
             "keep": rules.assess(code, "keep", today, vehicle),
             "public": selectors.public_vehicle_info(vehicle, today),
             "events": history(vehicle)[:50],
+            "provisional_rule": rules.provisional_rule(code, today),
+            "provisionals": ProvisionalAuthorization.objects.filter(vehicle=vehicle)[:10],
             "can_edit": permissions.allowed(access, code, permissions.VEHICLE_ROLES),
             "can_inspect": permissions.allowed(access, code, permissions.INSPECTION_ROLES),
         }
@@ -236,3 +242,71 @@ class InsuranceCreate(VehicleObjectView):
                 messages.success(request, "Apólice registrada.")
                 return HttpResponseRedirect(reverse("vehicles:file", kwargs={"pk": vehicle.pk}))
         return render(request, self.template, self._context(vehicle, form), status=422)
+
+
+class ProvisionalCreate(VehicleObjectView):
+    """Grant the provisional authorization of an over-age vehicle to the holder selected in the
+    tender (Maricá art. 25, § 6º); refused where the law has none."""
+
+    template = "inspections/vehicle_form.html"
+
+    def _context(self, vehicle: Vehicle, form: Any) -> dict[str, Any]:
+        rule = rules.provisional_rule(vehicle.jurisdiction_id, timezone.localdate())
+        return {
+            "form": form,
+            "title": f"Autorização provisória do veículo {vehicle}",
+            "vehicle": vehicle,
+            "age": rules.age_limit(vehicle, timezone.localdate()),
+            "provisional_rule": rule,
+        }
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        vehicle = self.get_object(pk)
+        permissions.require(request, vehicle.jurisdiction_id, permissions.VEHICLE_ROLES)
+        return render(request, self.template, self._context(vehicle, ProvisionalForm()))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        vehicle = self.get_object(pk)
+        permissions.require(request, vehicle.jurisdiction_id, permissions.VEHICLE_ROLES)
+        form = ProvisionalForm(request.POST)
+        if form.is_valid():
+            try:
+                granted = services.grant_provisional(actor=request.user, vehicle=vehicle, **form.cleaned_data)
+            except ValidationError as error:
+                _errors(form, error)
+            else:
+                messages.success(request, f"{granted} emitida.")
+                return HttpResponseRedirect(reverse("vehicles:file", kwargs={"pk": vehicle.pk}))
+        return render(request, self.template, self._context(vehicle, form), status=422)
+
+
+class ProvisionalEnd(VehicleObjectView):
+    """End the provisional authorization in force: the vehicle was replaced."""
+
+    model = ProvisionalAuthorization
+    template = "inspections/vehicle_form.html"
+
+    def _context(self, row: ProvisionalAuthorization, form: Any) -> dict[str, Any]:
+        return {"form": form, "title": f"Encerrar a {lower_first(str(row))}", "vehicle": row.vehicle}
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        row = self.get_object(pk)
+        permissions.require(request, row.jurisdiction_id, permissions.VEHICLE_ROLES)
+        return render(request, self.template, self._context(row, ProvisionalEndForm()))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        row = self.get_object(pk)
+        permissions.require(request, row.jurisdiction_id, permissions.VEHICLE_ROLES)
+        form = ProvisionalEndForm(request.POST)
+        if form.is_valid():
+            try:
+                services.end_provisional(
+                    actor=request.user, authorization=row, reason=form.cleaned_data["reason"]
+                )
+            except ValidationError as error:
+                _errors(form, error)
+            else:
+                messages.success(request, "Autorização provisória encerrada.")
+                return HttpResponseRedirect(reverse("vehicles:file", kwargs={"pk": row.vehicle_id}))
+        return render(request, self.template, self._context(row, form), status=422)
+
