@@ -41,7 +41,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from lotacao.audit.services import create_audited, update_audited
-from lotacao.core.formats import br_date
+from lotacao.core.formats import br_date, lower_first
 from lotacao.core.validators import mask_cpf, normalize_cpf
 from lotacao.delegation import rules, states
 from lotacao.delegation.models import Contract, Extinction, FormerEmployee
@@ -214,7 +214,7 @@ def _pending_for(employee: FormerEmployee, contract: Contract, action: str, day:
         raise ValidationError(f"{employee.name} não era empregado da operadora que o {contract} substitui.")
     if employee.outcome != O.PENDING:
         raise ValidationError(
-            f"Já consta para {employee.name}: {employee.get_outcome_display().lower()} em "
+            f"Já consta para {employee.name}: {lower_first(employee.get_outcome_display())} em "
             f"{br_date(employee.outcome_on)}."
         )
     duty = obligation(contract)
