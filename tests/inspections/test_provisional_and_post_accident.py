@@ -100,7 +100,7 @@ def test_marica_provisional_refusals(marica: Any, world: Any) -> None:
     refused(lambda: _grant(old, day, reason=""), "Informe o motivo")
     recife = fresh_vehicle(world, "recife")
     refused(lambda: _grant(recife, day), "não prevê autorização provisória")
-    assert not ProvisionalAuthorization.objects.exists()
+    assert not ProvisionalAuthorization.objects.filter(vehicle__in=[old, young, recife]).exists()
     first = _grant(old, day)
     refused(lambda: _grant(old, day), "já tem autorização provisória em vigor")
     ended = services.end_provisional(actor=None, authorization=first, reason="veículo substituído")

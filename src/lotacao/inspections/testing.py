@@ -1,7 +1,8 @@
 """Objects the shared test `world` needs for the inspections URLs (tests/conftest.py): in each
 jurisdiction an inspection (failed, with its notice), a passed one with its seal, and a
-re-registration campaign row (created directly: Esteio's law has no campaign, the URL test only
-needs a row of each model)."""
+re-registration campaign row, and a provisional authorization already ended, so that no check
+reads it (created directly: Esteio's law has no campaign, the URL test only needs a row of each
+model)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ from typing import Any
 
 from django.utils import timezone
 
-from lotacao.inspections.models import Inspection, IrregularityNotice, ReregistrationCampaign, Seal
+from lotacao.inspections.models import (
+    Inspection,
+    IrregularityNotice,
+    ProvisionalAuthorization,
+    ReregistrationCampaign,
+    Seal,
+)
 
 
 def extend_world(world: Any) -> None:
@@ -58,3 +65,14 @@ def extend_world(world: Any) -> None:
         objects["inspections.irregularitynotice"] = notice
         objects["inspections.seal"] = seal
         objects["inspections.reregistrationcampaign"] = campaign
+        objects["inspections.provisionalauthorization"] = ProvisionalAuthorization.objects.create(
+            jurisdiction=jurisdiction,
+            vehicle=vehicle,
+            tender_act="Certame de teste",
+            selected_on=today,
+            granted_on=today,
+            valid_until=today + dt.timedelta(days=90),
+            citation="teste",
+            status=ProvisionalAuthorization.Status.REPLACED,
+            ended_on=today,
+        )
